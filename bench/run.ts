@@ -1,0 +1,69 @@
+/**
+ * `npm run bench`: timings as ratios within one run, so they compare across machines.
+ * - client overhead: the typed client over the in-process sandbox vs a bare fetch of the same call;
+ * - loopback HTTP vs in-process for the same client call;
+ * - case history of 1,000 consultations vs 10 (how reads scale with history size).
+ */
+import { ConsultClient } from '../src/client/index.js';
+import { createSandbox } from '../src/sandbox/index.js';
+import { startSandboxServer } from '../src/sandbox/node.js';
+
+async function measure(label: string, run: () => Promise<unknown>, iterations: number): Promise<number> {
+  for (let i = 0; i < Math.min(50, iterations); i++) await run(); // warm-up
+  const started = performance.now();
+  for (let i = 0; i < iterations; i++) await run();
+  const perCallMs = (performance.now() - started) / iterations;
+  console.log(`  ${label.padEnd(58)} ${(perCallMs * 1000).toFixed(0).padStart(7)} µs/call`);
+  return perCallMs;
+}
+
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+const sandbox = createSandbox({ professionals: { mode: 'manual' } });
+const inProcess = new ConsultClient({
+  baseUrl: 'http://sandbox.local',
+  apiKey: 'sandbox-api-key',
+  fetch: sandbox.fetch,
+});
+const grant = await inProcess.createAccessToken({ apiKey: 'sandbox-api-key' });
+const auth = { authorization: `Bearer ${grant.accessToken}` };
+const id = 'cns_demo_alex_rash';
+
+console.log('Client overhead (in-process sandbox)');
+const bare = await measure(
+  'bare fetch GET /consultation/{id}',
+  async () => (await sandbox.fetch(`/consultation/${id}`, { headers: auth })).json(),
+  2000,
+);
+const typed = await measure('client.getConsultation(id)', () => inProcess.getConsultation(id), 2000);
+console.log(`  client / bare fetch: ${ratio(typed, bare)}`);
+
+const server = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
+const overHttp = new ConsultClient({ baseUrl: server.url, apiKey: 'sandbox-api-key' });
+console.log('Transport');
+const http = await measure(
+  'client.getConsultation(id) over loopback HTTP',
+  () => overHttp.getConsultation(id),
+  1000,
+);
+console.log(`  loopback HTTP / in-process: ${ratio(http, typed)}`);
+
+console.log('History size');
+const user = await inProcess.createUser({ uniqueId: 'bench-member' });
+await inProcess.createSubscription(user.id);
+const large = await inProcess.createUser({ uniqueId: 'bench-member-large' });
+await inProcess.createSubscription(large.id);
+for (let i = 0; i < 10; i++)
+  await inProcess.createConsultation({ userId: user.id, questions: [`Question ${i}?`] });
+for (let i = 0; i < 1000; i++)
+  await inProcess.createConsultation({ userId: large.id, questions: [`Question ${i}?`] });
+const small = await measure('getCaseHistory, 10 consultations', () => inProcess.getCaseHistory(user.id), 300);
+const big = await measure(
+  'getCaseHistory, 1,000 consultations',
+  () => inProcess.getCaseHistory(large.id),
+  30,
+);
+console.log(`  1,000 / 10 consultations: ${ratio(big, small)} (100× would be linear in size)`);
+
+sandbox.close();
+await server.close();

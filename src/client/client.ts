@@ -1,0 +1,495 @@
+/**
+ * Typed client for the 20 operations of the partner health consultation service (spec section 4). The same class
+ * runs in the browser against the partner's proxy with a widget token, and in Node against the upstream with the
+ * API key. It uses only web-standard globals: fetch, AbortController, URL, crypto.getRandomValues, setTimeout.
+ */
+import { TokenManager, type TokenProvider } from './auth.js';
+import { ApiError, httpError } from './errors.js';
+import {
+  DEFAULT_RETRY,
+  abortable,
+  backoffDelay,
+  canRetry,
+  isTransient,
+  newIdempotencyKey,
+  parseRetryAfter,
+  sleep,
+  type RetryOptions,
+} from './retry.js';
+import type {
+  AccessToken,
+  AddFollowUpRequest,
+  Consultation,
+  CreateAccessTokenRequest,
+  CreateConsultationRequest,
+  CreatePrescriptionRequest,
+  CreateSubscriptionRequest,
+  CreateUserRequest,
+  CreateWebhookRequest,
+  NavigatorConversation,
+  NavigatorReply,
+  PrescriptionRequest,
+  SearchUsersRequest,
+  SendNavigatorMessageRequest,
+  Subscription,
+  UpdateUserRequest,
+  User,
+  Webhook,
+  WebhookEvent,
+} from './types.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One row of {@link OPERATIONS}. */
+export interface Operation {
+  /** The client method. */
+  readonly name: string;
+  /** Operation number in spec section 4. */
+  readonly number: number;
+  readonly method: HttpMethod;
+  /** Path template; `{name}` is a path parameter. */
+  readonly path: string;
+  /** Sent with the bearer token; only the token operation is not. */
+  readonly auth: boolean;
+  /** Creates a record: sent with an `Idempotency-Key`, and retried only with one. */
+  readonly creates: boolean;
+  /** Safe to repeat without an idempotency key: reads, PUT, DELETE and the read-only POSTs. */
+  readonly retrySafe: boolean;
+}
+
+const read = { auth: true, creates: false, retrySafe: true } as const;
+const create = { auth: true, creates: true, retrySafe: false } as const;
+
+/** The 20 operations, in spec order. The client's methods are built on it; the proxy and tests enumerate it. */
+export const OPERATIONS = [
+  {
+    name: 'createAccessToken',
+    number: 1,
+    method: 'POST',
+    path: '/partner/authorization/token',
+    ...read,
+    auth: false,
+  },
+  { name: 'createUser', number: 2, method: 'POST', path: '/user', ...create },
+  { name: 'getUser', number: 3, method: 'GET', path: '/user/{userId}', ...read },
+  { name: 'updateUser', number: 4, method: 'PUT', path: '/user/{userId}', ...read },
+  { name: 'searchUsersByQuery', number: 5, method: 'GET', path: '/user/search', ...read },
+  { name: 'searchUsersByBody', number: 6, method: 'POST', path: '/user/search', ...read },
+  { name: 'createSubscription', number: 7, method: 'POST', path: '/user/{userId}/subscription', ...create },
+  { name: 'getUserSubscriptions', number: 8, method: 'GET', path: '/user/{userId}/subscriptions', ...read },
+  {
+    name: 'getSubscription',
+    number: 9,
+    method: 'GET',
+    path: '/user/{userId}/subscription/{subscriptionId}',
+    ...read,
+  },
+  {
+    name: 'getSubscriptionHistory',
+    number: 10,
+    method: 'GET',
+    path: '/user/{userId}/subscription/{subscriptionId}/history',
+    ...read,
+  },
+  { name: 'createConsultation', number: 11, method: 'POST', path: '/consultation', ...create },
+  { name: 'getConsultation', number: 12, method: 'GET', path: '/consultation/{consultationId}', ...read },
+  {
+    name: 'addConsultationFollowUp',
+    number: 13,
+    method: 'POST',
+    path: '/consultation/{consultationId}',
+    ...create,
+  },
+  { name: 'getCaseHistory', number: 14, method: 'GET', path: '/user/{userId}/case-history', ...read },
+  { name: 'createWebhook', number: 15, method: 'POST', path: '/webhook', ...create },
+  { name: 'deleteWebhook', number: 16, method: 'DELETE', path: '/webhook/{webhookId}', ...read },
+  { name: 'formatWebhookEvent', number: 17, method: 'POST', path: '/webhook/format-event', ...read },
+  {
+    name: 'startNavigatorConversation',
+    number: 18,
+    method: 'POST',
+    path: '/v2/health-navigator/users/{userId}/conversations',
+    ...create,
+  },
+  {
+    name: 'sendNavigatorMessage',
+    number: 19,
+    method: 'POST',
+    path: '/v2/health-navigator/messages',
+    ...create,
+  },
+  { name: 'createPrescriptionRequest', number: 20, method: 'POST', path: '/prescription', ...create },
+] as const satisfies readonly Operation[];
+
+export type OperationName = (typeof OPERATIONS)[number]['name'];
+
+const BY_NAME = Object.fromEntries(OPERATIONS.map((op) => [op.name, op])) as Record<OperationName, Operation>;
+
+/** `fetch` as the client calls it; `globalThis.fetch` fits. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** The last argument of every method. */
+export interface RequestOptions {
+  /** Aborting rejects the call with the signal's reason, at once, also while waiting to retry; never retried. */
+  signal?: AbortSignal;
+  /** For creates: the `Idempotency-Key` to send (default: a fresh random one per call, reused on its retries). */
+  idempotencyKey?: string;
+}
+
+interface BaseOptions {
+  /** Where the operations live, for example `https://api.example.com` or `/consult` (resolved against the page). */
+  baseUrl: string;
+  /** Default `globalThis.fetch`. Called as a plain function, never as a method of the client. */
+  fetch?: FetchLike;
+  /** Limit of each attempt, body included; 0 for none. Default 15000. */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  /** Renew the token this long before it expires, but never earlier than half its lifetime. Default 30000. */
+  refreshBeforeExpiryMs?: number;
+  /** Test hook: random number in [0, 1) for backoff jitter. Default `Math.random`. */
+  random?: () => number;
+  /** Test hook: wait between attempts; must reject with `signal.reason` on abort. Default a `setTimeout` sleep. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Test hook: the clock, in milliseconds since the epoch, for token expiry and `Retry-After` dates. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Browser: tokens come from the partner's proxy. */
+interface TokenProviderOptions extends BaseOptions {
+  tokenProvider: TokenProvider;
+  apiKey?: never;
+  subPartnerName?: never;
+}
+
+/** Node back office: the client exchanges the API key for access tokens itself (operation 1). */
+interface ApiKeyOptions extends BaseOptions {
+  apiKey: string;
+  subPartnerName?: string;
+  tokenProvider?: never;
+}
+
+/** No credentials: calls go out without Authorization (and the server answers 401). */
+interface AnonymousOptions extends BaseOptions {
+  tokenProvider?: undefined;
+  apiKey?: undefined;
+  subPartnerName?: undefined;
+}
+
+export type ConsultClientOptions = TokenProviderOptions | ApiKeyOptions | AnonymousOptions;
+
+interface RequestInput {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+export class ConsultClient {
+  readonly #baseUrl: string;
+  readonly #fetch: FetchLike;
+  readonly #timeoutMs: number;
+  readonly #retry: Required<RetryOptions>;
+  readonly #random: () => number;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #now: () => number;
+  readonly #tokens: TokenManager | undefined;
+  // Kept only to make sure an echoing server cannot put it into an error.
+  readonly #apiKey: string | undefined;
+
+  constructor(options: ConsultClientOptions) {
+    this.#baseUrl = resolveBaseUrl(options.baseUrl);
+    const customFetch = options.fetch;
+    this.#fetch = customFetch
+      ? (input, init) => customFetch(input, init)
+      : (input, init) => fetch(input, init);
+    this.#timeoutMs = options.timeoutMs ?? 15000;
+    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#random = options.random ?? Math.random;
+    this.#sleep = options.sleep ?? sleep;
+    this.#now = options.now ?? Date.now;
+
+    if (options.tokenProvider && options.apiKey !== undefined) {
+      throw new TypeError('ConsultClient takes either tokenProvider or apiKey, not both.');
+    }
+    const tokenOptions = { now: this.#now, refreshBeforeExpiryMs: options.refreshBeforeExpiryMs ?? 30000 };
+    const { apiKey, subPartnerName } = options;
+    this.#apiKey = apiKey;
+    if (options.tokenProvider) {
+      this.#tokens = new TokenManager(options.tokenProvider, tokenOptions);
+    } else if (apiKey !== undefined) {
+      const body = subPartnerName === undefined ? { apiKey } : { apiKey, subPartnerName };
+      this.#tokens = new TokenManager(async (signal) => {
+        const requestedAt = this.#now();
+        const grant = await this.createAccessToken(body, signal ? { signal } : {});
+        return { token: grant.accessToken, expiresAt: requestedAt + grant.expiresIn * 1000 };
+      }, tokenOptions);
+    }
+  }
+
+  /** Operation 1: exchange an API key for an access token (sent without Authorization). */
+  createAccessToken(body: CreateAccessTokenRequest, options?: RequestOptions): Promise<AccessToken> {
+    return this.#request('createAccessToken', { body }, options);
+  }
+
+  /** Operation 2: create a user account. */
+  createUser(body: CreateUserRequest, options?: RequestOptions): Promise<User> {
+    return this.#request('createUser', { body }, options);
+  }
+
+  /** Operation 3: get a user account. */
+  getUser(userId: string, options?: RequestOptions): Promise<User> {
+    return this.#request('getUser', { params: { userId } }, options);
+  }
+
+  /** Operation 4: update a user account. */
+  updateUser(userId: string, body: UpdateUserRequest, options?: RequestOptions): Promise<User> {
+    return this.#request('updateUser', { params: { userId }, body }, options);
+  }
+
+  /** Operation 5: search user accounts by `uniqueId` in the query. */
+  searchUsersByQuery(uniqueId: string, options?: RequestOptions): Promise<User[]> {
+    return this.#request('searchUsersByQuery', { query: { uniqueId } }, options);
+  }
+
+  /** Operation 6: search user accounts by body. */
+  searchUsersByBody(body: SearchUsersRequest, options?: RequestOptions): Promise<User[]> {
+    return this.#request('searchUsersByBody', { body }, options);
+  }
+
+  /** Operation 7: create a subscription for a user. */
+  createSubscription(
+    userId: string,
+    body: CreateSubscriptionRequest = {},
+    options?: RequestOptions,
+  ): Promise<Subscription> {
+    return this.#request('createSubscription', { params: { userId }, body }, options);
+  }
+
+  /** Operation 8: get all subscriptions of a user. */
+  getUserSubscriptions(userId: string, options?: RequestOptions): Promise<Subscription[]> {
+    return this.#request('getUserSubscriptions', { params: { userId } }, options);
+  }
+
+  /** Operation 9: get a subscription. */
+  getSubscription(userId: string, subscriptionId: string, options?: RequestOptions): Promise<Subscription> {
+    return this.#request('getSubscription', { params: { userId, subscriptionId } }, options);
+  }
+
+  /** Operation 10: get the renewal history of a subscription. */
+  getSubscriptionHistory(
+    userId: string,
+    subscriptionId: string,
+    options?: RequestOptions,
+  ): Promise<Subscription[]> {
+    return this.#request('getSubscriptionHistory', { params: { userId, subscriptionId } }, options);
+  }
+
+  /** Operation 11: create a consultation. */
+  createConsultation(body: CreateConsultationRequest, options?: RequestOptions): Promise<Consultation> {
+    return this.#request('createConsultation', { body }, options);
+  }
+
+  /** Operation 12: get a consultation. */
+  getConsultation(consultationId: string, options?: RequestOptions): Promise<Consultation> {
+    return this.#request('getConsultation', { params: { consultationId } }, options);
+  }
+
+  /** Operation 13: add a follow-up question to a consultation. */
+  addConsultationFollowUp(
+    consultationId: string,
+    body: AddFollowUpRequest,
+    options?: RequestOptions,
+  ): Promise<Consultation> {
+    return this.#request('addConsultationFollowUp', { params: { consultationId }, body }, options);
+  }
+
+  /** Operation 14: get all consultations of a user. */
+  getCaseHistory(userId: string, options?: RequestOptions): Promise<Consultation[]> {
+    return this.#request('getCaseHistory', { params: { userId } }, options);
+  }
+
+  /** Operation 15: register a webhook. */
+  createWebhook(body: CreateWebhookRequest, options?: RequestOptions): Promise<Webhook> {
+    return this.#request('createWebhook', { body }, options);
+  }
+
+  /** Operation 16: delete a webhook. */
+  deleteWebhook(webhookId: string, options?: RequestOptions): Promise<void> {
+    return this.#request('deleteWebhook', { params: { webhookId } }, options);
+  }
+
+  /** Operation 17: format a webhook event from an arbitrary object. */
+  formatWebhookEvent(payload: Record<string, unknown>, options?: RequestOptions): Promise<WebhookEvent> {
+    return this.#request('formatWebhookEvent', { body: payload }, options);
+  }
+
+  /** Operation 18: start a health navigator conversation for a user. */
+  startNavigatorConversation(
+    userId: string,
+    body: Record<string, unknown> = {},
+    options?: RequestOptions,
+  ): Promise<NavigatorConversation> {
+    return this.#request('startNavigatorConversation', { params: { userId }, body }, options);
+  }
+
+  /** Operation 19: send a message in a health navigator conversation. */
+  sendNavigatorMessage(body: SendNavigatorMessageRequest, options?: RequestOptions): Promise<NavigatorReply> {
+    return this.#request('sendNavigatorMessage', { body }, options);
+  }
+
+  /** Operation 20: create a prescription request. */
+  createPrescriptionRequest(
+    body: CreatePrescriptionRequest,
+    options?: RequestOptions,
+  ): Promise<PrescriptionRequest> {
+    return this.#request('createPrescriptionRequest', { body }, options);
+  }
+
+  /**
+   * Every call goes through here: token, attempts with a timeout each, one token renewal on 401, retries with
+   * backoff where safe (S15), and errors mapped to ApiError.
+   */
+  async #request<T>(name: OperationName, input: RequestInput, options: RequestOptions = {}): Promise<T> {
+    const operation = BY_NAME[name];
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const url = this.#url(operation.path, input);
+    const idempotencyKey = operation.creates ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
+    const tokens = operation.auth ? this.#tokens : undefined;
+    let renewedAfter401 = false;
+
+    for (let retry = 0; ;) {
+      const token = await tokens?.get(signal);
+      try {
+        return (await this.#attempt(operation, url, input.body, { token, idempotencyKey, signal })) as T;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (!(error instanceof ApiError)) throw error;
+        if (error.status === 401 && tokens && token !== undefined) {
+          // The server refused the token: forget it, renew once and repeat at once. A second 401 is final.
+          tokens.invalidate(token);
+          if (renewedAfter401) throw error;
+          renewedAfter401 = true;
+          continue;
+        }
+        if (retry >= this.#retry.retries || !isTransient(error) || !canRetry(operation, idempotencyKey))
+          throw error;
+        if (error.retryAfterMs !== undefined && error.retryAfterMs > this.#retry.maxRetryAfterMs) throw error;
+        const delay = error.retryAfterMs ?? backoffDelay(retry, this.#retry, this.#random);
+        retry++;
+        await abortable(this.#sleep(delay, signal), signal);
+      }
+    }
+  }
+
+  /** One HTTP exchange, limited by the per-attempt timeout and the caller's signal. */
+  async #attempt(
+    operation: Operation,
+    url: string,
+    body: unknown,
+    { token, idempotencyKey, signal }: { token?: string; idempotencyKey?: string; signal?: AbortSignal },
+  ): Promise<unknown> {
+    signal?.throwIfAborted();
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer =
+      this.#timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
+          }, this.#timeoutMs)
+        : undefined;
+
+    let response: Response;
+    let text: string;
+    try {
+      const init: RequestInit = { method: operation.method, headers, signal: controller.signal };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      response = await abortable(this.#fetch(url, init), controller.signal);
+      text = await abortable(response.text(), controller.signal);
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      throw timedOut
+        ? new ApiError({
+            kind: 'timeout',
+            status: 0,
+            code: 'timeout',
+            title: 'Request timed out',
+            detail: `No complete response within ${this.#timeoutMs} ms.`,
+            operation: operation.name,
+            cause,
+          })
+        : new ApiError({
+            kind: 'network',
+            status: 0,
+            code: 'network_error',
+            title: 'Network error',
+            detail: 'The service could not be reached.',
+            operation: operation.name,
+            cause,
+          });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+
+    if (!response.ok) {
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#now());
+      throw httpError({
+        operation: operation.name,
+        status: response.status,
+        statusText: response.statusText,
+        body: text,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        secrets: [this.#apiKey ?? '', token ?? ''],
+      });
+    }
+    if (response.status === 204 || text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      throw new ApiError({
+        kind: 'http',
+        status: response.status,
+        code: 'invalid_response',
+        title: 'Invalid response',
+        detail: 'The response body is not JSON.',
+        operation: operation.name,
+        cause,
+      });
+    }
+  }
+
+  #url(template: string, { params = {}, query }: RequestInput): string {
+    const path = template.replace(/\{(\w+)\}/g, (_, key: string) => pathSegment(key, params[key]));
+    return `${this.#baseUrl}${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
+  }
+}
+
+/** Encodes a path parameter so that no value, `../x` included, can change which path is called. */
+function pathSegment(name: string, value: string | undefined): string {
+  // `.` and `..` (even percent-encoded) would be resolved away by URL parsing, and '' would leave an empty segment.
+  if (value === undefined || value === '' || value === '.' || value === '..') {
+    throw new TypeError(`${name} must be a non-empty identifier.`);
+  }
+  return encodeURIComponent(value);
+}
+
+function resolveBaseUrl(baseUrl: string): string {
+  const page = (globalThis as { location?: { href?: string } }).location?.href;
+  let url: URL;
+  try {
+    url = new URL(baseUrl, page);
+  } catch {
+    throw new TypeError(
+      `baseUrl "${baseUrl}" is not an absolute URL and there is no page location to resolve it.`,
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,73 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { FieldError } from '../client/types.js';
+import { invalid, ProblemError } from './problems.js';
+
+/** Turns zod's issues into one field error per bad field, unknown fields included. */
+export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const issue of issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        errors.push({ field: base ? `${base}.${key}` : key, message: 'is not a known field' });
+      }
+    } else {
+      errors.push({ field: base, message: issue.message });
+    }
+  }
+  return errors;
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalid(fieldErrors(result.error.issues));
+  return result.data;
+}
+
+/** Deepest nesting of arrays and objects a JSON body may have (ours): deeper ones overflow the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `value` nests arrays and objects deeper than `MAX_JSON_DEPTH`; iterative, so it cannot overflow. */
+export function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const [item, depth] = entry;
+    if (!item || typeof item !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Reads the request body as JSON; a missing, malformed or too deeply nested body is a 400 that says so. */
+export async function readJson(c: Context, options: { emptyAs?: unknown } = {}): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '' && 'emptyAs' in options) return options.emptyAs;
+  if (text.trim() === '') {
+    throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The request body must be a JSON object.');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch {
+    throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The request body is not valid JSON.');
+  }
+  if (tooDeep(value)) {
+    throw new ProblemError(
+      400,
+      'invalid_json',
+      'Invalid request',
+      `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
+    );
+  }
+  return value;
+}
+
+export async function readBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  options: { emptyAs?: unknown } = {},
+): Promise<z.output<S>> {
+  return parseWith(schema, await readJson(c, options));
+}
