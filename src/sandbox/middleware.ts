@@ -1,7 +1,8 @@
+import { canonicalJson } from '../server/canonical-json.js';
 import { createMiddleware } from 'hono/factory';
 import type { SandboxCore, SandboxEnv } from './context.js';
-import { ProblemError } from './problems.js';
-import { tooDeep } from './validation.js';
+import { ProblemError } from '../server/problems.js';
+import { tooDeep } from '../server/validation.js';
 
 export interface RequestLogEntry {
   method: string;
@@ -108,16 +109,6 @@ interface IdempotencyRecord {
   outcome: Promise<{ status: number; body: string; contentType: string; subjectUserId?: string } | undefined>;
 }
 
-/** Deterministic JSON, so that key order does not make two equal bodies differ. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -149,7 +140,7 @@ export const idempotency = (core: SandboxCore, records: Map<string, IdempotencyR
     } catch {
       // An unparseable (or too deep) body is compared as text; the route itself answers 400.
     }
-    const fingerprint = `${c.req.method} ${new URL(c.req.url).pathname} ${canonical(body)}`;
+    const fingerprint = `${c.req.method} ${new URL(c.req.url).pathname} ${canonicalJson(body)}`;
     const scope = `${c.get('partner').subPartnerName ?? ''}\n${key}`;
 
     const existing = records.get(scope);

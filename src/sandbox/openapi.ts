@@ -3,7 +3,7 @@
  * schemas that validate requests (`GET /openapi.json`).
  */
 import { z } from 'zod';
-import * as schemas from './schemas.js';
+import * as schemas from '../server/schemas.js';
 
 type Schema = z.ZodType;
 

@@ -4,7 +4,7 @@
  * (Storybook, browser tests) alike.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitBody } from '../server/body-limit.js';
 import { SandboxClock } from './clock.js';
 import type {
   FaultsConfig,
@@ -21,7 +21,7 @@ import {
   type RequestLogEntry,
 } from './middleware.js';
 import { openApiDocument } from './openapi.js';
-import { ProblemError, problemResponse } from './problems.js';
+import { ProblemError, problemResponse } from '../server/problems.js';
 import { consultationRoutes } from './routes/consultations.js';
 import { controlRoutes } from './routes/controls.js';
 import { navigatorRoutes } from './routes/navigator.js';
@@ -181,21 +181,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ),
   );
   app.use(requestLog(requests));
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        problemResponse(
-          c,
-          new ProblemError(
-            413,
-            'payload_too_large',
-            'Payload too large',
-            `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
-          ),
-        ),
-    }),
-  );
+  app.use(limitBody(MAX_BODY_BYTES));
 
   app.get('/', (c) =>
     c.json({

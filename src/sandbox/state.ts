@@ -21,7 +21,7 @@ import {
 } from '../client/types.js';
 import type { SandboxClock } from './clock.js';
 import { NAVIGATOR_GREETING, navigatorRespond } from './navigator.js';
-import { notFound, ProblemError } from './problems.js';
+import { notFound, ProblemError } from '../server/problems.js';
 import { answerFor, professionalFor } from './professionals.js';
 import {
   newWebhookSecret,

@@ -1,6 +1,6 @@
 /** Shared assertions and waits for the sandbox tests (`sandbox-*.test.ts`). */
 import assert from 'node:assert/strict';
-import { ProblemSchema } from '../../src/sandbox/schemas.js';
+import { ProblemSchema } from '../../src/server/schemas.js';
 
 export interface CallResult {
   status: number;

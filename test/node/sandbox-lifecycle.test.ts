@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Professional } from '../../src/client/types.js';
 import type { RequestLogEntry } from '../../src/sandbox/middleware.js';
-import { AccessTokenSchema, ConsultationSchema, UserSchema } from '../../src/sandbox/schemas.js';
+import { AccessTokenSchema, ConsultationSchema, UserSchema } from '../../src/server/schemas.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { assertProblem, waitFor } from './sandbox-fixtures.js';

@@ -15,7 +15,7 @@ import {
   UserSchema,
   WebhookEventSchema,
   WebhookSchema,
-} from '../../src/sandbox/schemas.js';
+} from '../../src/server/schemas.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { assertProblem, DAY_MS } from './sandbox-fixtures.js';

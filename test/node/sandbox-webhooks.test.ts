@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { DeliveryAttempt } from '../../src/sandbox/webhook-delivery.js';
-import { ConsultationSchema, WebhookEventSchema, WebhookSchema } from '../../src/sandbox/schemas.js';
+import { ConsultationSchema, WebhookEventSchema, WebhookSchema } from '../../src/server/schemas.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { assertProblem, waitFor } from './sandbox-fixtures.js';

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import { idempotency, type IdempotencyRecords } from '../middleware.js';
-import { AddFollowUpBody, CreateConsultationBody } from '../schemas.js';
-import { readBody } from '../validation.js';
+import { AddFollowUpBody, CreateConsultationBody } from '../../server/schemas.js';
+import { readBody } from '../../server/validation.js';
 
 /** Operations 11–14: consultations, follow-ups and case history. */
 export function consultationRoutes(core: SandboxCore, records: IdempotencyRecords) {

@@ -2,9 +2,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import type { RequestLogEntry } from '../middleware.js';
-import { ProfessionalSchema } from '../schemas.js';
+import { ProfessionalSchema } from '../../server/schemas.js';
 import type { WebhookDispatcher } from '../webhook-delivery.js';
-import { readBody } from '../validation.js';
+import { readBody } from '../../server/validation.js';
 
 const ProfessionalsBody = z.strictObject({
   mode: z.enum(['auto', 'manual']).optional(),

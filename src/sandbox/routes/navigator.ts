@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import { idempotency, type IdempotencyRecords } from '../middleware.js';
-import { notFound } from '../problems.js';
-import { CreatePrescriptionBody, SendMessageBody, StartConversationBody } from '../schemas.js';
-import { readBody } from '../validation.js';
+import { notFound } from '../../server/problems.js';
+import { CreatePrescriptionBody, SendMessageBody, StartConversationBody } from '../../server/schemas.js';
+import { readBody } from '../../server/validation.js';
 
 /** Operations 18–20: health navigator conversations and prescription requests. */
 export function navigatorRoutes(core: SandboxCore, records: IdempotencyRecords) {

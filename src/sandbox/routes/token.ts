@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import type { AccessToken } from '../../client/types.js';
 import type { SandboxCore, SandboxEnv } from '../context.js';
-import { ProblemError } from '../problems.js';
-import { CreateAccessTokenBody } from '../schemas.js';
+import { ProblemError } from '../../server/problems.js';
+import { CreateAccessTokenBody } from '../../server/schemas.js';
 import { newId } from '../state.js';
-import { readBody } from '../validation.js';
+import { readBody } from '../../server/validation.js';
 
 /** Operation 1: an access token for an API key. */
 export function tokenRoutes(core: SandboxCore) {

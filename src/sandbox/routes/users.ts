@@ -1,9 +1,14 @@
 import { Hono } from 'hono';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import { idempotency, type IdempotencyRecords } from '../middleware.js';
-import { invalid } from '../problems.js';
-import { CreateSubscriptionBody, CreateUserBody, SearchUsersBody, UpdateUserBody } from '../schemas.js';
-import { readBody } from '../validation.js';
+import { invalid } from '../../server/problems.js';
+import {
+  CreateSubscriptionBody,
+  CreateUserBody,
+  SearchUsersBody,
+  UpdateUserBody,
+} from '../../server/schemas.js';
+import { readBody } from '../../server/validation.js';
 
 /** Operations 2–10: users and their subscriptions. */
 export function userRoutes(core: SandboxCore, records: IdempotencyRecords) {

@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import { formatEvent } from '../format-event.js';
 import { idempotency, type IdempotencyRecords } from '../middleware.js';
-import { CreateWebhookBody, FormatEventBody } from '../schemas.js';
-import { readBody } from '../validation.js';
+import { CreateWebhookBody, FormatEventBody } from '../../server/schemas.js';
+import { readBody } from '../../server/validation.js';
 
 /** Operations 15–17: webhooks and event formatting. */
 export function webhookRoutes(core: SandboxCore, records: IdempotencyRecords) {

@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+/**
+ * `consult-proxy` (and `npm run proxy`): the partner proxy configured from the environment.
+ *
+ *   CONSULT_UPSTREAM_URL      the upstream service (or the sandbox)                   required
+ *   CONSULT_API_KEY           the partner API key                                      required
+ *   CONSULT_SESSION_SECRET    signs widget tokens, 32+ characters                      required
+ *   CONSULT_SUB_PARTNER       subPartnerName for the access token                      optional
+ *   CONSULT_ALLOWED_ORIGINS   comma-separated browser origins allowed across origins   optional
+ *   CONSULT_PUBLIC_URL        this proxy's public URL with its base path; registers the webhook
+ *   CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means
+ *   CONSULT_DEMO_SIGN_IN      1: sign in with {"demoUser": "alex"} (sandbox upstream only)
+ *   CONSULT_BASE_PATH         default /consult
+ *   PORT                      default 8787
+ *
+ * A real deployment supplies its own `authenticate` hook by calling `startProxyServer` from code;
+ * this entry serves demos and trials.
+ */
+import { demoSignIn } from './demo.js';
+import { startProxyServer } from './node.js';
+
+export interface CliConfig {
+  upstreamUrl: string;
+  apiKey: string;
+  sessionSecret: string;
+  subPartnerName?: string;
+  allowedOrigins: string[];
+  publicUrl?: string;
+  webhookSecret?: string;
+  demoSignIn: boolean;
+  basePath: string;
+  port: number;
+}
+
+/** Reads the environment; a list of everything missing or wrong, each with what to set. */
+export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; problems: string[] } {
+  const problems: string[] = [];
+  const need = (name: string, what: string): string => {
+    const value = env[name]?.trim();
+    if (!value) problems.push(`${name} is not set: ${what}`);
+    return value ?? '';
+  };
+  const upstreamUrl = need(
+    'CONSULT_UPSTREAM_URL',
+    'the URL of the consultation service, e.g. http://127.0.0.1:8788 for the sandbox',
+  );
+  const apiKey = need('CONSULT_API_KEY', 'the partner API key (sandbox-api-key for the sandbox)');
+  const sessionSecret = need(
+    'CONSULT_SESSION_SECRET',
+    'a random secret of 32+ characters, e.g. `openssl rand -base64 48`',
+  );
+  if (sessionSecret && sessionSecret.length < 32)
+    problems.push('CONSULT_SESSION_SECRET must be at least 32 characters');
+  // Unset or blank is the default; otherwise plain digits (not "", "0x50" or "1e3", which Number() accepts).
+  const portText = env['PORT']?.trim() || '8787';
+  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT must be a port number; got "${env['PORT']}"`);
+  const basePath = env['CONSULT_BASE_PATH'] ?? '/consult';
+  if (!/^\/[A-Za-z0-9/_-]*$/.test(basePath))
+    problems.push('CONSULT_BASE_PATH must start with / and hold only letters, digits, /, _ and -');
+  const demo = env['CONSULT_DEMO_SIGN_IN'];
+  if (demo !== undefined && !['0', '1', 'true', 'false', ''].includes(demo))
+    problems.push('CONSULT_DEMO_SIGN_IN must be 1 or 0');
+  if (problems.length) return { problems };
+  return {
+    problems,
+    config: {
+      upstreamUrl,
+      apiKey,
+      sessionSecret,
+      ...(env['CONSULT_SUB_PARTNER'] ? { subPartnerName: env['CONSULT_SUB_PARTNER'] } : {}),
+      allowedOrigins: (env['CONSULT_ALLOWED_ORIGINS'] ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+      ...(env['CONSULT_PUBLIC_URL'] ? { publicUrl: env['CONSULT_PUBLIC_URL'] } : {}),
+      ...(env['CONSULT_WEBHOOK_SECRET'] ? { webhookSecret: env['CONSULT_WEBHOOK_SECRET'] } : {}),
+      demoSignIn: demo === '1' || demo === 'true',
+      basePath: basePath.replace(/\/$/, '') || '/',
+      port,
+    },
+  };
+}
+
+/** Demo sign-in lets anyone be anyone: only a sandbox upstream (which answers its controls) may have it. */
+export async function isSandbox(upstreamUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/_sandbox/clock', upstreamUrl), {
+      signal: AbortSignal.timeout(3000),
+      redirect: 'manual',
+    });
+    const body = (await response.json()) as { now?: unknown };
+    return response.ok && typeof body.now === 'string';
+  } catch {
+    return false;
+  }
+}
+
+async function main(): Promise<void> {
+  const { config, problems } = readProxyEnv(process.env);
+  if (!config) {
+    console.error(`consult-proxy cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    process.exit(1);
+  }
+  if (config.demoSignIn && !(await isSandbox(config.upstreamUrl))) {
+    console.error(
+      `consult-proxy cannot start: CONSULT_DEMO_SIGN_IN=1 lets anyone sign in as any member, and ${config.upstreamUrl} is not a sandbox.\n` +
+        '  Unset CONSULT_DEMO_SIGN_IN, and call startProxyServer() from your own code with an authenticate hook that checks your portal session.',
+    );
+    process.exit(1);
+  }
+  if (!config.demoSignIn) {
+    console.error(
+      'consult-proxy cannot start: without CONSULT_DEMO_SIGN_IN there is no way to know who is signed in.\n' +
+        '  Call startProxyServer() from your own code with an authenticate hook that checks your portal session (see README).',
+    );
+    process.exit(1);
+  }
+  const server = await startProxyServer({
+    upstreamUrl: config.upstreamUrl,
+    apiKey: config.apiKey,
+    sessionSecret: config.sessionSecret,
+    ...(config.subPartnerName ? { subPartnerName: config.subPartnerName } : {}),
+    allowedOrigins: config.allowedOrigins,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
+    authenticate: demoSignIn(),
+    basePath: config.basePath,
+    port: config.port,
+  });
+  await server.proxy.ready.catch(() => undefined);
+  console.log(`consult-proxy on ${server.url}${config.basePath} (demo sign-in) → ${config.upstreamUrl}`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void server.close().then(() => process.exit(0)));
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/cli.ts')) {
+  await main();
+}

@@ -1,0 +1,100 @@
+import { ApiError } from '../client/errors.js';
+import { ProblemError } from '../server/problems.js';
+
+/**
+ * Upstream failures as the browser sees them: our own words and codes, never the upstream's
+ * internals (SECURITY.md S17). Codes the elements act on (the question cap, a closed case, no
+ * subscription) pass through.
+ */
+const PASS_THROUGH: Record<string, { status: 403 | 409; title: string; detail: string }> = {
+  question_limit_reached: {
+    status: 409,
+    title: 'Question limit reached',
+    detail: 'A consultation holds at most 3 questions.',
+  },
+  consultation_closed: {
+    status: 409,
+    title: 'Consultation closed',
+    detail: 'This consultation has ended and takes no more questions.',
+  },
+  subscription_required: {
+    status: 403,
+    title: 'No active subscription',
+    detail: 'An active subscription is needed to ask a doctor.',
+  },
+  user_inactive: { status: 403, title: 'Account inactive', detail: 'This account is not active.' },
+};
+
+export function fromUpstream(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  if (!(error instanceof ApiError)) {
+    return new ProblemError(
+      502,
+      'upstream_failed',
+      'Service unavailable',
+      'The consultation service failed.',
+    );
+  }
+  if (error.kind === 'timeout') {
+    return new ProblemError(
+      504,
+      'upstream_timeout',
+      'Service timed out',
+      'The consultation service did not answer in time.',
+    );
+  }
+  if (error.kind === 'network') {
+    return new ProblemError(
+      502,
+      'upstream_unavailable',
+      'Service unavailable',
+      'The consultation service could not be reached.',
+    );
+  }
+  const known = PASS_THROUGH[error.code];
+  if (known) return new ProblemError(known.status, error.code, known.title, known.detail);
+  switch (error.status) {
+    case 400:
+      return new ProblemError(
+        400,
+        'invalid_request',
+        'Invalid request',
+        'The consultation service refused the request.',
+        error.errors.map((e) => ({ field: e.field, message: e.message })),
+      );
+    case 404:
+      return notYours();
+    case 422:
+      return new ProblemError(
+        422,
+        'idempotency_key_reused',
+        'Idempotency key reused',
+        'This Idempotency-Key was used with a different request.',
+      );
+    case 429: {
+      const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+      return new ProblemError(
+        429,
+        'rate_limited',
+        'Too many requests',
+        'Please wait a moment and try again.',
+        undefined,
+        {
+          'retry-after': String(seconds),
+        },
+      );
+    }
+    default:
+      // 401 after one refresh and one retry, redirects, 5xx: the proxy's own dependency failed.
+      return new ProblemError(
+        502,
+        'upstream_failed',
+        'Service unavailable',
+        'The consultation service failed.',
+      );
+  }
+}
+
+/** The one answer for an unknown id and for another member's record: nothing of it leaks. */
+export const notYours = (): ProblemError =>
+  new ProblemError(404, 'not_found', 'Not found', 'No such record.');

@@ -1,0 +1,16 @@
+export { createProxy, type ConsultProxy } from './proxy.js';
+export { demoSignIn } from './demo.js';
+export { MemoryStore, type ProxyStore } from './store.js';
+export {
+  DEFAULT_LIMITS,
+  type Member,
+  type ProxyLimits,
+  type ProxyLogEntry,
+  type ProxyOptions,
+} from './options.js';
+export {
+  mintWidgetToken,
+  verifyWidgetToken,
+  MAX_WIDGET_TOKEN_TTL_SECONDS,
+  type WidgetIdentity,
+} from './widget-token.js';

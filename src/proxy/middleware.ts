@@ -1,0 +1,101 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { ProblemError } from '../server/problems.js';
+import type { ProxyCore, ProxyEnv } from './context.js';
+import { verifyWidgetToken } from './widget-token.js';
+
+/** One log line per request: method, path, status, time and member; never headers or bodies (S17). */
+export const requestLog = (core: ProxyCore) =>
+  createMiddleware<ProxyEnv>(async (c, next) => {
+    const started = Date.now();
+    await next();
+    const member = c.get('member');
+    core.log({
+      level: c.res.status >= 500 ? 'error' : 'info',
+      message: 'request',
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      status: c.res.status,
+      durationMs: Date.now() - started,
+      ...(member ? { userId: member.userId } : {}),
+    });
+  });
+
+/** Health data is never cached by browsers or intermediaries. */
+export const noStore = createMiddleware(async (c, next) => {
+  await next();
+  c.header('cache-control', 'no-store');
+});
+
+/**
+ * State-changing calls from a browser must come from the page's own origin or a configured one
+ * (S9). Requests without `Origin` (server to server, the upstream's webhooks) are not browsers.
+ */
+export const checkOrigin = (core: ProxyCore) =>
+  createMiddleware<ProxyEnv>(async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
+      const own = new URL(c.req.url).origin;
+      if (origin !== own && !(core.options.allowedOrigins ?? []).includes(origin)) {
+        throw new ProblemError(
+          403,
+          'origin_not_allowed',
+          'Forbidden',
+          'Requests from this origin are not allowed.',
+        );
+      }
+    }
+    await next();
+  });
+
+/** Fixed one-minute windows in the store; over the limit is a 429 with Retry-After (S6). */
+export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: number): Promise<void> {
+  const windowMs = 60_000;
+  const now = Date.now();
+  const windowStart = now - (now % windowMs);
+  const count = await core.store.increment(`rate:${bucket}:${windowStart}`, windowMs);
+  if (count > limit) {
+    const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+    throw new ProblemError(
+      429,
+      'rate_limited',
+      'Too many requests',
+      'Please wait a moment and try again.',
+      undefined,
+      {
+        'retry-after': String(retryAfter),
+      },
+    );
+  }
+}
+
+export const limitPerAddress = (core: ProxyCore, kind: string, limit: number) =>
+  createMiddleware<ProxyEnv>(async (c, next) => {
+    const address = core.options.clientAddress?.(c);
+    if (address) await enforceRateLimit(core, `${kind}:${address}`, limit);
+    await next();
+  });
+
+/** Only a valid widget token names the member (S2); every member route sits behind this. */
+export const requireMember = (core: ProxyCore) =>
+  createMiddleware<ProxyEnv>(async (c, next) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    const identity = match?.[1] ? await verifyWidgetToken(core.options.sessionSecret, match[1]) : undefined;
+    if (!identity) {
+      throw new ProblemError(
+        401,
+        match ? 'session_expired' : 'session_required',
+        'Unauthorized',
+        match ? 'The session has expired or is not valid; sign in again.' : 'Sign in to continue.',
+        undefined,
+        { 'www-authenticate': 'Bearer realm="consult"' },
+      );
+    }
+    c.set('member', identity);
+    await enforceRateLimit(core, `member:${identity.userId}`, core.limits.perMemberPerMinute);
+    await next();
+  });
+
+export function member(c: Context<ProxyEnv>) {
+  return c.get('member');
+}

@@ -1,0 +1,113 @@
+import type { Context } from 'hono';
+import type { ProxyStore } from './store.js';
+
+/** The partner's signed-in member, as the `authenticate` hook returns it. */
+export interface Member {
+  /** The partner's own id for the member; the upstream user is found or created by it. */
+  uniqueId: string;
+  email?: string;
+  /** E.164. */
+  phone?: string;
+  /** BCP 47, for example `de` or `ar`. */
+  language?: string;
+  /** ISO 3166-1 alpha-2 country whose professionals should answer. */
+  physicianCountry?: string;
+}
+
+export interface ProxyLimits {
+  /** Largest request body accepted from a browser. Default 16 KiB. */
+  bodyBytes: number;
+  /** Requests per member per minute. Default 120. */
+  perMemberPerMinute: number;
+  /** Requests per client address per minute. Default 300. */
+  perAddressPerMinute: number;
+  /** Session requests (`POST /session`) per client address per minute. Default 30. */
+  sessionsPerAddressPerMinute: number;
+  /** Longest wait for the upstream service. Default 10 s. */
+  upstreamTimeoutMs: number;
+  /** Open event streams per member. Default 5. */
+  streamsPerMember: number;
+}
+
+/** One line of the proxy's log. It never holds a header, a body, a token or a question. */
+export interface ProxyLogEntry {
+  level: 'info' | 'warn' | 'error';
+  message: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  durationMs?: number;
+  userId?: string;
+  code?: string;
+}
+
+export interface ProxyOptions {
+  /** The upstream service (or the sandbox), for example `https://api.partner-health.example`. */
+  upstreamUrl: string;
+  /** The partner's API key; it never leaves this process. */
+  apiKey: string;
+  subPartnerName?: string;
+  /** Signs widget tokens; at least 32 characters. */
+  sessionSecret: string;
+  /** Browser origins allowed to call the proxy across origins, for example `https://portal.example.com`. */
+  allowedOrigins?: readonly string[];
+  /**
+   * Names the partner's signed-in member for `POST {base}/session`, from the partner's own session
+   * (a cookie, a header): return the member, or nothing for "not signed in".
+   */
+  authenticate: (request: Request) => Promise<Member | null | undefined> | Member | null | undefined;
+  limits?: Partial<ProxyLimits>;
+  /** Shared state; default one `MemoryStore` for this process. */
+  store?: ProxyStore;
+  /** Widget token lifetime in seconds; at most 900 (15 minutes). Default 600. */
+  widgetTokenTtlSeconds?: number;
+  /** Verifies upstream webhooks (Standard Webhooks `whsec_…`). Registration at start provides one. */
+  webhookSecret?: string;
+  /** This proxy's public URL including its base path; given it, the proxy registers its webhook upstream. */
+  publicUrl?: string;
+  /** Heartbeat interval of event streams. Default 15 s. */
+  heartbeatMs?: number;
+  /** The client address for per-address limits; default none (only per-member limits apply). */
+  clientAddress?: (c: Context) => string | undefined;
+  /** Receives log lines; default JSON lines on the console. */
+  logger?: (entry: ProxyLogEntry) => void;
+  /** The fetch used for upstream calls. Default the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export const DEFAULT_LIMITS: ProxyLimits = {
+  bodyBytes: 16 * 1024,
+  perMemberPerMinute: 120,
+  perAddressPerMinute: 300,
+  sessionsPerAddressPerMinute: 30,
+  upstreamTimeoutMs: 10_000,
+  streamsPerMember: 5,
+};
+
+/** Checks the options once, at creation, with messages that say exactly what to set. */
+export function checkOptions(options: ProxyOptions): void {
+  const problems: string[] = [];
+  try {
+    const url = new URL(options.upstreamUrl);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      problems.push('upstreamUrl must be an http(s) URL');
+  } catch {
+    problems.push(`upstreamUrl must be an absolute URL; got "${options.upstreamUrl}"`);
+  }
+  if (!options.apiKey) problems.push('apiKey is required (the partner API key)');
+  if (!options.sessionSecret || options.sessionSecret.length < 32) {
+    problems.push('sessionSecret must be at least 32 characters (for example `openssl rand -base64 48`)');
+  }
+  if (typeof options.authenticate !== 'function') problems.push('authenticate must be a function');
+  for (const origin of options.allowedOrigins ?? []) {
+    if (origin === '*' || !/^https?:\/\/[^/]+$/.test(origin)) {
+      problems.push(
+        `allowedOrigins holds "${origin}"; give exact origins such as https://portal.example.com`,
+      );
+    }
+  }
+  if (options.widgetTokenTtlSeconds !== undefined && !(options.widgetTokenTtlSeconds > 0)) {
+    problems.push('widgetTokenTtlSeconds must be positive');
+  }
+  if (problems.length) throw new TypeError(`consult-proxy: ${problems.join('; ')}.`);
+}

@@ -1,0 +1,67 @@
+/**
+ * `GET {base}/events`: a server-sent event stream of the member's consultation events. The widget
+ * token comes in the Authorization header (a fetch stream, never a token in the URL); a comment
+ * line every `heartbeatMs` keeps intermediaries from closing it; it ends when the token expires.
+ */
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { ProblemError } from '../../server/problems.js';
+import type { ProxyCore, ProxyEnv } from '../context.js';
+import { member, requireMember } from '../middleware.js';
+
+export const eventsChannel = (userId: string) => `events:${userId}`;
+
+export function eventRoutes(core: ProxyCore) {
+  const open = new Map<string, number>();
+  const heartbeatMs = core.options.heartbeatMs ?? 15_000;
+
+  return new Hono<ProxyEnv>().get('/events', requireMember(core), (c) => {
+    const { userId, expiresAt } = member(c);
+    const count = open.get(userId) ?? 0;
+    if (count >= core.limits.streamsPerMember) {
+      throw new ProblemError(
+        429,
+        'too_many_streams',
+        'Too many open streams',
+        'Close another tab and try again.',
+        undefined,
+        {
+          'retry-after': '10',
+        },
+      );
+    }
+    open.set(userId, count + 1);
+    c.header('cache-control', 'no-store');
+    c.header('x-accel-buffering', 'no');
+
+    return streamSSE(c, async (stream) => {
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
+        void stream.writeSSE({ event: 'consultation', data: message }).catch(finish);
+      });
+      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
+      const expiry = setTimeout(
+        () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
+        Math.max(0, expiresAt - Date.now()),
+      );
+      try {
+        stream.onAbort(finish);
+        c.req.raw.signal.addEventListener('abort', finish);
+        // A client gone before the listeners were in place must not hold its slot until expiry.
+        if (c.req.raw.signal.aborted || stream.aborted) finish();
+        await stream.writeSSE({
+          event: 'ready',
+          data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString() }),
+        });
+        await finished;
+      } finally {
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        unsubscribe();
+        open.set(userId, (open.get(userId) ?? 1) - 1);
+        if (open.get(userId) === 0) open.delete(userId);
+      }
+    });
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * The spec's own paths, narrowed to the signed-in member (DESIGN.md 2.1). Identity comes only
+ * from the widget token (S2); every id is checked against the upstream record or the store before
+ * anything of it is returned (S3); bodies are closed (S5) and responses projected.
+ */
+import { Hono, type Context } from 'hono';
+import type { z } from 'zod';
+import { ProblemError } from '../../server/problems.js';
+import { parseWith, readJson } from '../../server/validation.js';
+import type { ProxyCore, ProxyEnv } from '../context.js';
+import { fromUpstream, notYours } from '../errors.js';
+import { once } from '../idempotency.js';
+import { member, requireMember } from '../middleware.js';
+import {
+  BrowserCreateConsultation,
+  BrowserCreatePrescription,
+  BrowserFollowUp,
+  BrowserSendMessage,
+  BrowserStartConversation,
+  ConsultationView,
+  ConversationView,
+  IdParam,
+  MemberView,
+  PrescriptionView,
+  ReplyView,
+  SubscriptionView,
+} from '../schemas.js';
+
+const CONVERSATION_OWNER_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+
+/** A path id: well-formed, or the same 404 as any record that is not the member's. */
+function pathId(c: Context<ProxyEnv>, name: string): string {
+  const value = c.req.param(name) ?? '';
+  if (!IdParam.safeParse(value).success) throw notYours();
+  return value;
+}
+
+/** The member's own user id in the path, or 404 with no upstream call. */
+function ownUserId(c: Context<ProxyEnv>): string {
+  const userId = pathId(c, 'userId');
+  if (userId !== member(c).userId) throw notYours();
+  return userId;
+}
+
+/** A body userId, when given, must be the member's own. */
+function assertOwnBodyUser(c: Context<ProxyEnv>, userId: string | undefined): void {
+  if (userId !== undefined && userId !== member(c).userId) {
+    throw new ProblemError(
+      403,
+      'not_your_user',
+      'Forbidden',
+      'Requests can only be made for the signed-in member.',
+      [{ field: 'userId', message: 'must be the signed-in member' }],
+    );
+  }
+}
+
+/** Projects an upstream response; a shape the elements cannot use is the upstream's failure. */
+function view<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success)
+    throw new ProblemError(
+      502,
+      'upstream_invalid_response',
+      'Service unavailable',
+      'The consultation service answered unexpectedly.',
+    );
+  return result.data;
+}
+
+async function upstreamCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw fromUpstream(error);
+  }
+}
+
+export function memberRoutes(core: ProxyCore) {
+  const { upstream, store } = core;
+  const signal = (c: Context) => ({ signal: c.req.raw.signal });
+
+  /** The consultation, if it is the member's; else the same 404 as an unknown id. */
+  const ownConsultation = async (c: Context<ProxyEnv>) => {
+    const consultation = await upstreamCall(() =>
+      upstream.getConsultation(pathId(c, 'consultationId'), signal(c)),
+    );
+    if (consultation.userId !== member(c).userId) throw notYours();
+    return consultation;
+  };
+
+  const body = async <S extends z.ZodType>(c: Context, schema: S, emptyAs?: unknown) => {
+    const text = await c.req.text();
+    if (text.trim() === '' && emptyAs !== undefined) return parseWith(schema, emptyAs);
+    return parseWith(schema, await readJson(c));
+  };
+
+  /**
+   * A create, once per member and Idempotency-Key (S14): `run` calls the upstream with the
+   * options it is given (the signal, and the upstream key derived from the browser's).
+   */
+  const createOnce = async (
+    c: Context<ProxyEnv>,
+    route: string,
+    request: unknown,
+    status: 200 | 201,
+    run: (options: { signal: AbortSignal; idempotencyKey?: string }) => Promise<unknown>,
+  ) => {
+    const outcome = await once(
+      core,
+      member(c).userId,
+      c.req.header('idempotency-key'),
+      { route, body: request },
+      async (key) => ({
+        status,
+        body: await upstreamCall(() => run({ ...signal(c), ...(key ? { idempotencyKey: key } : {}) })),
+      }),
+    );
+    return c.json(outcome.body, outcome.status as 200 | 201);
+  };
+
+  const auth = requireMember(core);
+  return new Hono<ProxyEnv>()
+    .get('/user/:userId', auth, async (c) => {
+      const user = await upstreamCall(() => upstream.getUser(ownUserId(c), signal(c)));
+      return c.json(view(MemberView, user));
+    })
+    .get('/user/:userId/subscriptions', auth, async (c) => {
+      const userId = ownUserId(c);
+      const subscriptions = await upstreamCall(() => upstream.getUserSubscriptions(userId, signal(c)));
+      return c.json(subscriptions.filter((s) => s.userId === userId).map((s) => view(SubscriptionView, s)));
+    })
+    .get('/user/:userId/subscription/:subscriptionId', auth, async (c) => {
+      const userId = ownUserId(c);
+      const subscription = await upstreamCall(() =>
+        upstream.getSubscription(userId, pathId(c, 'subscriptionId'), signal(c)),
+      );
+      if (subscription.userId !== userId) throw notYours();
+      return c.json(view(SubscriptionView, subscription));
+    })
+    .get('/user/:userId/subscription/:subscriptionId/history', auth, async (c) => {
+      const userId = ownUserId(c);
+      const history = await upstreamCall(() =>
+        upstream.getSubscriptionHistory(userId, pathId(c, 'subscriptionId'), signal(c)),
+      );
+      if (history.some((s) => s.userId !== userId)) throw notYours();
+      return c.json(history.map((s) => view(SubscriptionView, s)));
+    })
+    .post('/consultation', auth, async (c) => {
+      const request = await body(c, BrowserCreateConsultation);
+      assertOwnBodyUser(c, request.userId);
+      const { userId } = member(c);
+      return createOnce(c, 'createConsultation', request.questions, 201, async (options) =>
+        view(
+          ConsultationView,
+          await upstream.createConsultation({ userId, questions: request.questions }, options),
+        ),
+      );
+    })
+    .get('/consultation/:consultationId', auth, async (c) =>
+      c.json(view(ConsultationView, await ownConsultation(c))),
+    )
+    .post('/consultation/:consultationId', auth, async (c) => {
+      // The id first: a malformed one is the same 404 as any record that is not the member's.
+      pathId(c, 'consultationId');
+      const request = await body(c, BrowserFollowUp);
+      const consultation = await ownConsultation(c);
+      const id = consultation.consultationId;
+      return createOnce(c, `followUp:${id}`, request, 200, async (options) =>
+        view(ConsultationView, await upstream.addConsultationFollowUp(id, request, options)),
+      );
+    })
+    .get('/user/:userId/case-history', auth, async (c) => {
+      const userId = ownUserId(c);
+      const history = await upstreamCall(() => upstream.getCaseHistory(userId, signal(c)));
+      return c.json(history.filter((h) => h.userId === userId).map((h) => view(ConsultationView, h)));
+    })
+    .post('/v2/health-navigator/users/:userId/conversations', auth, async (c) => {
+      const userId = ownUserId(c);
+      const request = await body(c, BrowserStartConversation, {});
+      return createOnce(c, 'startConversation', request, 201, async (options) => {
+        const conversation = await upstream.startNavigatorConversation(userId, request, options);
+        if (conversation.userId !== userId) throw notYours();
+        await store.set(`conversation:${conversation.conversationId}`, userId, CONVERSATION_OWNER_TTL_MS);
+        return view(ConversationView, conversation);
+      });
+    })
+    .post('/v2/health-navigator/messages', auth, async (c) => {
+      const request = await body(c, BrowserSendMessage);
+      const { userId } = member(c);
+      // Conversations are the member's only if this proxy started them for the member.
+      if ((await store.get(`conversation:${request.conversationId}`)) !== userId) throw notYours();
+      return createOnce(c, 'sendMessage', request, 200, async (options) =>
+        view(ReplyView, await upstream.sendNavigatorMessage(request, options)),
+      );
+    })
+    .post('/prescription', auth, async (c) => {
+      const request = await body(c, BrowserCreatePrescription);
+      assertOwnBodyUser(c, request.userId);
+      const { userId } = member(c);
+      const survey = request.indicationSurvey ? { indicationSurvey: request.indicationSurvey } : {};
+      return createOnce(c, 'createPrescription', request, 201, async (options) =>
+        view(PrescriptionView, await upstream.createPrescriptionRequest({ userId, ...survey }, options)),
+      );
+    });
+}

@@ -1,0 +1,106 @@
+/**
+ * `POST {base}/session`: the partner's `authenticate` hook names the signed-in member; the proxy
+ * finds the upstream user by `uniqueId` or creates it, and mints a widget token bound to that user.
+ */
+import { Hono } from 'hono';
+import { ApiError } from '../../client/errors.js';
+import type { User } from '../../client/types.js';
+import { ProblemError } from '../../server/problems.js';
+import type { ProxyCore, ProxyEnv } from '../context.js';
+import { fromUpstream } from '../errors.js';
+import { limitPerAddress } from '../middleware.js';
+import type { Member } from '../options.js';
+import { MemberView } from '../schemas.js';
+import { mintWidgetToken } from '../widget-token.js';
+
+const USER_CACHE_TTL_MS = 60 * 60 * 1000;
+
+export function sessionRoutes(core: ProxyCore) {
+  const { upstream, store, options } = core;
+  const ttlSeconds = options.widgetTokenTtlSeconds ?? 600;
+
+  async function findOrCreateUser(member: Member, signal: AbortSignal): Promise<User> {
+    const cachedId = await store.get(`user:${member.uniqueId}`);
+    if (cachedId) {
+      try {
+        return await upstream.getUser(cachedId, { signal });
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      }
+    }
+    const find = async () =>
+      (await upstream.searchUsersByQuery(member.uniqueId, { signal })).find(
+        (u) => u.uniqueId === member.uniqueId,
+      );
+    let user = await find();
+    if (!user) {
+      try {
+        user = await upstream.createUser(
+          {
+            uniqueId: member.uniqueId,
+            ...(member.email ? { email: member.email } : {}),
+            ...(member.phone ? { phone: member.phone } : {}),
+            ...(member.language ? { language: member.language } : {}),
+            ...(member.physicianCountry ? { physicianCountry: member.physicianCountry } : {}),
+          },
+          { signal, idempotencyKey: `create-member-${member.uniqueId}`.slice(0, 128) },
+        );
+      } catch (error) {
+        // Two first sessions at once: the other one created the user.
+        if (!(error instanceof ApiError && error.code === 'unique_id_taken')) throw error;
+        user = await find();
+        if (!user) throw error;
+      }
+    }
+    await store.set(`user:${member.uniqueId}`, user.id, USER_CACHE_TTL_MS);
+    return user;
+  }
+
+  return new Hono<ProxyEnv>().post(
+    '/session',
+    limitPerAddress(core, 'session', core.limits.sessionsPerAddressPerMinute),
+    async (c) => {
+      let signedIn: Member | null | undefined;
+      try {
+        signedIn = await options.authenticate(c.req.raw);
+      } catch (error) {
+        if (error instanceof ProblemError) throw error;
+        core.log({
+          level: 'error',
+          message: 'authenticate hook failed',
+          code: (error as Error)?.name ?? 'Error',
+        });
+        throw new ProblemError(
+          500,
+          'authenticate_failed',
+          'Sign-in check failed',
+          'The portal could not check the sign-in.',
+        );
+      }
+      if (!signedIn?.uniqueId) {
+        throw new ProblemError(
+          401,
+          'not_signed_in',
+          'Unauthorized',
+          'Sign in to the portal to ask a doctor.',
+          undefined,
+          {
+            'www-authenticate': 'Bearer realm="consult"',
+          },
+        );
+      }
+      let user: User;
+      try {
+        user = await findOrCreateUser(signedIn, c.req.raw.signal);
+      } catch (error) {
+        throw fromUpstream(error);
+      }
+      const { token, expiresAt } = await mintWidgetToken(
+        options.sessionSecret,
+        { userId: user.id, uniqueId: signedIn.uniqueId },
+        ttlSeconds,
+      );
+      return c.json({ token, expiresAt: new Date(expiresAt).toISOString(), user: MemberView.parse(user) });
+    },
+  );
+}

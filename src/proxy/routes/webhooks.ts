@@ -1,0 +1,84 @@
+/**
+ * `POST {base}/webhooks`: the upstream's events. The signature is checked over the raw body (S10;
+ * Standard Webhooks: constant-time, ±5 minutes), each message is handled once, and the owner is
+ * found by re-reading the consultation, never taken from the payload. Then
+ * `{ type, consultationId, status }` goes to that member's open streams.
+ */
+import { Hono } from 'hono';
+import { Webhook } from 'standardwebhooks';
+import { ApiError } from '../../client/errors.js';
+import { ProblemError } from '../../server/problems.js';
+import type { ProxyCore, ProxyEnv } from '../context.js';
+import { BrowserEvent } from '../schemas.js';
+import { eventsChannel } from './events.js';
+
+const SEEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+export function webhookRoutes(core: ProxyCore) {
+  return new Hono<ProxyEnv>().post('/webhooks', async (c) => {
+    const raw = await c.req.text();
+    const headers = {
+      'webhook-id': c.req.header('webhook-id') ?? '',
+      'webhook-timestamp': c.req.header('webhook-timestamp') ?? '',
+      'webhook-signature': c.req.header('webhook-signature') ?? '',
+    };
+    const secret = core.webhookSecret();
+    if (!secret) {
+      // No secret yet (registration pending) or none configured: nothing can be verified, so
+      // nothing is trusted; the upstream delivers again later.
+      core.log({ level: 'warn', message: 'webhook refused: no webhook secret' });
+      throw new ProblemError(
+        503,
+        'webhook_not_configured',
+        'Service unavailable',
+        'Webhooks cannot be verified yet.',
+      );
+    }
+    try {
+      new Webhook(secret).verify(raw, headers);
+    } catch {
+      core.log({ level: 'warn', message: 'webhook signature rejected' });
+      throw new ProblemError(401, 'invalid_signature', 'Unauthorized', 'The webhook signature is not valid.');
+    }
+    let event: { type?: unknown; caseId?: unknown };
+    try {
+      event = JSON.parse(raw) as typeof event;
+    } catch {
+      throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The webhook body is not JSON.');
+    }
+    if (
+      typeof event.caseId !== 'string' ||
+      !/^[A-Za-z0-9_-]{1,128}$/.test(event.caseId) ||
+      typeof event.type !== 'string'
+    ) {
+      throw new ProblemError(400, 'invalid_event', 'Invalid request', 'The event needs a type and a caseId.');
+    }
+
+    const messageId =
+      headers['webhook-id'] || `${event.type}:${event.caseId}:${headers['webhook-timestamp']}`;
+    if (!(await core.store.setIfAbsent(`webhook-seen:${messageId}`, '1', SEEN_TTL_MS))) {
+      return c.json({ received: true, duplicate: true });
+    }
+    try {
+      const consultation = await core.upstream.getConsultation(event.caseId);
+      const message = BrowserEvent.parse({
+        type: event.type,
+        consultationId: consultation.consultationId,
+        status: consultation.status,
+      });
+      await core.store.publish(eventsChannel(consultation.userId), JSON.stringify(message));
+      return c.json({ received: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404)
+        return c.json({ received: true, ignored: 'unknown consultation' });
+      // Not handled: let the upstream deliver it again.
+      await core.store.delete(`webhook-seen:${messageId}`);
+      core.log({
+        level: 'error',
+        message: 'webhook handling failed',
+        code: error instanceof ApiError ? error.code : 'error',
+      });
+      throw new ProblemError(503, 'try_again', 'Service unavailable', 'The event could not be handled now.');
+    }
+  });
+}

@@ -1,0 +1,243 @@
+/**
+ * `consult-proxy` (src/proxy/cli.ts): the environment is read with messages that say what to set,
+ * demo sign-in is refused against anything but a sandbox, and with everything right the proxy
+ * starts and answers.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { readProxyEnv } from '../../src/proxy/cli.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { rawRequest } from './support/proxy.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SECRET = 'cli-test-session-secret-0123456789-abcdefghijkl';
+const CHILD_TIMEOUT_MS = 20_000;
+
+const GOOD = {
+  CONSULT_UPSTREAM_URL: 'http://127.0.0.1:8788',
+  CONSULT_API_KEY: 'sandbox-api-key',
+  CONSULT_SESSION_SECRET: SECRET,
+};
+
+describe('readProxyEnv', () => {
+  it('a complete environment gives a config with defaults', () => {
+    const { config, problems } = readProxyEnv({ ...GOOD });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config, {
+      upstreamUrl: GOOD.CONSULT_UPSTREAM_URL,
+      apiKey: GOOD.CONSULT_API_KEY,
+      sessionSecret: SECRET,
+      allowedOrigins: [],
+      demoSignIn: false,
+      basePath: '/consult',
+      port: 8787,
+    });
+  });
+
+  it('reads the optional variables', () => {
+    const { config, problems } = readProxyEnv({
+      ...GOOD,
+      CONSULT_SUB_PARTNER: 'acme',
+      CONSULT_ALLOWED_ORIGINS: 'https://portal.example, https://staff.example',
+      CONSULT_PUBLIC_URL: 'https://portal.example/consult',
+      CONSULT_WEBHOOK_SECRET: 'whsec_abc',
+      CONSULT_DEMO_SIGN_IN: '1',
+      CONSULT_BASE_PATH: '/api/consult/',
+      PORT: '9000',
+    });
+    assert.deepEqual(problems, []);
+    assert.equal(config?.subPartnerName, 'acme');
+    assert.deepEqual(config?.allowedOrigins, ['https://portal.example', 'https://staff.example']);
+    assert.equal(config?.publicUrl, 'https://portal.example/consult');
+    assert.equal(config?.webhookSecret, 'whsec_abc');
+    assert.equal(config?.demoSignIn, true);
+    assert.equal(config?.basePath, '/api/consult');
+    assert.equal(config?.port, 9000);
+  });
+
+  for (const [name, hint] of [
+    ['CONSULT_UPSTREAM_URL', /URL of the consultation service/],
+    ['CONSULT_API_KEY', /API key/],
+    ['CONSULT_SESSION_SECRET', /32\+ characters/],
+  ] as const) {
+    it(`a missing ${name} is named, with what to set`, () => {
+      const env = Object.fromEntries(Object.entries(GOOD).filter(([key]) => key !== name));
+      const { config, problems } = readProxyEnv(env);
+      assert.equal(config, undefined);
+      assert.equal(problems.length, 1, problems.join('\n'));
+      assert.match(problems[0] ?? '', new RegExp(`^${name} is not set: `));
+      assert.match(problems[0] ?? '', hint);
+      // Blank is missing too.
+      const blank = readProxyEnv({ ...GOOD, [name]: '   ' });
+      assert.match(blank.problems.join('\n'), new RegExp(`${name} is not set`));
+    });
+  }
+
+  it('everything missing: every variable is named at once', () => {
+    const { config, problems } = readProxyEnv({});
+    assert.equal(config, undefined);
+    for (const name of ['CONSULT_UPSTREAM_URL', 'CONSULT_API_KEY', 'CONSULT_SESSION_SECRET']) {
+      assert.ok(
+        problems.some((p) => p.startsWith(name)),
+        `${name} in ${problems.join('; ')}`,
+      );
+    }
+  });
+
+  it('a short session secret is refused', () => {
+    const { config, problems } = readProxyEnv({ ...GOOD, CONSULT_SESSION_SECRET: 'too-short' });
+    assert.equal(config, undefined);
+    assert.deepEqual(problems, ['CONSULT_SESSION_SECRET must be at least 32 characters']);
+  });
+
+  it('a blank PORT is the default, not a random port', () => {
+    assert.equal(readProxyEnv({ ...GOOD, PORT: '' }).config?.port, 8787);
+    assert.equal(readProxyEnv({ ...GOOD, PORT: '0' }).config?.port, 0);
+  });
+
+  for (const port of ['abc', '-1', '65536', '80.5', '0x50', '1e3', '80 80']) {
+    it(`PORT="${port}" is refused`, () => {
+      const { config, problems } = readProxyEnv({ ...GOOD, PORT: port });
+      assert.equal(config, undefined);
+      assert.equal(problems.length, 1);
+      assert.match(problems[0] ?? '', /^PORT must be a port number; got "/);
+    });
+  }
+
+  it('a bad base path and a bad demo flag are refused', () => {
+    const { problems } = readProxyEnv({ ...GOOD, CONSULT_BASE_PATH: 'consult', CONSULT_DEMO_SIGN_IN: 'yes' });
+    assert.equal(problems.length, 2);
+    assert.match(problems.join('\n'), /CONSULT_BASE_PATH must start with \//);
+    assert.match(problems.join('\n'), /CONSULT_DEMO_SIGN_IN must be 1 or 0/);
+  });
+});
+
+interface Child {
+  process: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (null after a signal). */
+  exited: Promise<number | null>;
+}
+
+function startCli(env: Record<string, string>): Child {
+  const {
+    CONSULT_UPSTREAM_URL: _u,
+    CONSULT_API_KEY: _k,
+    CONSULT_SESSION_SECRET: _s,
+    ...inherited
+  } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts'], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Never outlive the test, whatever happens.
+  const guard = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+  void exited.finally(() => clearTimeout(guard));
+  return { process: child, output: () => output, exited };
+}
+
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('consult-proxy as a process', () => {
+  let sandbox: TestSandbox;
+  let notSandbox: Server;
+  let notSandboxUrl: string;
+  const children: Child[] = [];
+
+  before(async () => {
+    sandbox = await startTestSandbox();
+    notSandbox = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('no'));
+    await new Promise<void>((resolve) => notSandbox.listen(0, '127.0.0.1', resolve));
+    notSandboxUrl = `http://127.0.0.1:${(notSandbox.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
+    await sandbox?.close();
+    await new Promise<void>((resolve) => {
+      notSandbox?.close(() => resolve());
+      notSandbox?.closeAllConnections();
+    });
+  });
+
+  it('with a missing variable: exits 1 and names it', async () => {
+    const child = startCli({ CONSULT_API_KEY: 'sandbox-api-key', CONSULT_SESSION_SECRET: SECRET, PORT: '0' });
+    children.push(child);
+    const code = await within(child.exited, CHILD_TIMEOUT_MS, 'the CLI to exit');
+    assert.equal(code, 1, child.output());
+    assert.match(child.output(), /cannot start/);
+    assert.match(child.output(), /CONSULT_UPSTREAM_URL is not set/);
+  });
+
+  it('CONSULT_DEMO_SIGN_IN=1 against an upstream that is not a sandbox: exits 1 and says so', async () => {
+    const child = startCli({
+      CONSULT_UPSTREAM_URL: notSandboxUrl,
+      CONSULT_API_KEY: 'real-api-key',
+      CONSULT_SESSION_SECRET: SECRET,
+      CONSULT_DEMO_SIGN_IN: '1',
+      PORT: '0',
+    });
+    children.push(child);
+    const code = await within(child.exited, CHILD_TIMEOUT_MS, 'the CLI to exit');
+    assert.equal(code, 1, child.output());
+    assert.match(child.output(), /CONSULT_DEMO_SIGN_IN=1/);
+    assert.match(child.output(), /is not a sandbox/);
+    assert.ok(!child.output().includes('real-api-key'), 'the API key is not printed');
+  });
+
+  it('against a test sandbox with demo sign-in: starts, answers /consult/healthz and a sign-in', async () => {
+    const child = startCli({
+      CONSULT_UPSTREAM_URL: sandbox.url,
+      CONSULT_API_KEY: 'sandbox-api-key',
+      CONSULT_SESSION_SECRET: SECRET,
+      CONSULT_DEMO_SIGN_IN: '1',
+      PORT: '0',
+    });
+    children.push(child);
+    const url = await within(
+      (async () => {
+        for (;;) {
+          const match = /consult-proxy on (http:\/\/127\.0\.0\.1:\d+)\/consult/.exec(child.output());
+          if (match?.[1]) return match[1];
+          if (child.process.exitCode !== null) throw new Error(`the CLI exited: ${child.output()}`);
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      })(),
+      CHILD_TIMEOUT_MS,
+      'the CLI to start',
+    );
+    const health = await rawRequest(url, 'GET', '/consult/healthz');
+    assert.equal(health.status, 200);
+    assert.deepEqual(health.body, { ok: true });
+    const session = await rawRequest(url, 'POST', '/consult/session', { body: { demoUser: 'alex' } });
+    assert.equal(session.status, 200, session.text);
+    assert.equal(session.body.user.id, 'usr_demo_alex');
+    assert.ok(!child.output().includes('sandbox-api-key'), 'the API key is not printed');
+    assert.ok(!child.output().includes(session.body.token), 'the widget token is not printed');
+
+    child.process.kill('SIGTERM');
+    const code = await within(child.exited, 5000, 'the CLI to stop');
+    assert.equal(code, 0, child.output());
+  });
+});

@@ -1,0 +1,348 @@
+/**
+ * S10: the proxy's webhook receiver (Standard Webhooks: signature over the raw body, ±5 minutes,
+ * each message once, the owner found by re-reading the consultation) and the member's event stream
+ * (`GET /consult/events`): end to end from a sandbox answer to the owner's open stream.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import {
+  eventually,
+  freePort,
+  openEventStream,
+  sleep,
+  startTestProxy,
+  type SseStream,
+  type TestProxy,
+} from './support/proxy.js';
+
+const ALEX = DEMO_USER_IDS.alex;
+const SAM = DEMO_USER_IDS.sam;
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+/** How long "nothing arrives" is watched for. */
+const QUIET_MS = 300;
+
+let sandbox: TestSandbox;
+let proxy: TestProxy;
+const streams: SseStream[] = [];
+const extraProxies: TestProxy[] = [];
+
+before(async () => {
+  sandbox = await startTestSandbox();
+  proxy = await startTestProxy({ sandbox, webhookSecret: WEBHOOK_SECRET, heartbeatMs: 100 });
+});
+
+after(async () => {
+  for (const stream of streams) stream.close();
+  for (const extra of extraProxies) await extra.close();
+  await proxy?.close();
+  await sandbox?.close();
+});
+
+async function open(target: TestProxy, uniqueId: string): Promise<SseStream> {
+  const token = await target.session(uniqueId);
+  const stream = await openEventStream(`${target.url}/events`, token);
+  streams.push(stream);
+  assert.equal(stream.status, 200);
+  await stream.next((item) => item.event === 'ready');
+  return stream;
+}
+
+let messageCounter = 0;
+const newMessageId = () => `msg_test_${Date.now().toString(36)}_${++messageCounter}`;
+
+/** A signed webhook delivery, as the upstream would send it. */
+function signed(
+  payload: unknown,
+  options: { id?: string; at?: Date; secret?: string } = {},
+): { headers: Record<string, string>; rawBody: string } {
+  const id = options.id ?? newMessageId();
+  const at = options.at ?? new Date();
+  const rawBody = JSON.stringify(payload);
+  return {
+    rawBody,
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(options.secret ?? WEBHOOK_SECRET).sign(id, at, rawBody),
+    },
+  };
+}
+
+const deliver = (delivery: { headers: Record<string, string>; rawBody: string }, target = proxy) =>
+  target.call('POST', '/webhooks', delivery);
+
+const consultationEvents = (stream: SseStream) =>
+  stream.events('consultation').map((item) => JSON.parse(item.data ?? '{}') as Record<string, unknown>);
+
+describe('S10: webhook signatures (Standard Webhooks vectors)', () => {
+  const event = { type: 'questionResolved', caseId: 'cns_demo_alex_rash', userId: ALEX };
+
+  it('a valid signature → 200, and the owner’s stream is told', async () => {
+    const stream = await open(proxy, 'alex');
+    const response = await deliver(signed(event));
+    assert.equal(response.status, 200, response.text);
+    const item = await stream.next((i) => i.event === 'consultation', 1000);
+    assert.deepEqual(JSON.parse(item.data ?? ''), {
+      type: 'questionResolved',
+      consultationId: 'cns_demo_alex_rash',
+      status: 'resolved',
+    });
+    stream.close();
+  });
+
+  it('a stale timestamp (10 minutes old) or one 10 minutes ahead → 401', async () => {
+    for (const offset of [-10 * 60 * 1000, 10 * 60 * 1000]) {
+      const since = proxy.mark();
+      const response = await deliver(signed(event, { at: new Date(Date.now() + offset) }));
+      assert.equal(response.status, 401, response.text);
+      assert.equal(response.body.code, 'invalid_signature');
+      assert.deepEqual(proxy.upstreamCalls(since), [], 'nothing was read upstream');
+    }
+  });
+
+  it('a tampered body → 401', async () => {
+    const delivery = signed(event);
+    const tampered = delivery.rawBody.replace('cns_demo_alex_rash', 'cns_demo_noor_fever');
+    assert.notEqual(tampered, delivery.rawBody);
+    const since = proxy.mark();
+    const response = await deliver({ headers: delivery.headers, rawBody: tampered });
+    assert.equal(response.status, 401);
+    // Whitespace is tampering too: the signature covers the raw bytes.
+    const spaced = await deliver({ headers: delivery.headers, rawBody: `${delivery.rawBody} ` });
+    assert.equal(spaced.status, 401);
+    assert.deepEqual(proxy.upstreamCalls(since), []);
+  });
+
+  it('another secret, or a signature for another message id → 401', async () => {
+    const otherSecret = `whsec_${randomBytes(24).toString('base64')}`;
+    assert.equal((await deliver(signed(event, { secret: otherSecret }))).status, 401);
+    const delivery = signed(event);
+    const moved = { ...delivery, headers: { ...delivery.headers, 'webhook-id': newMessageId() } };
+    assert.equal((await deliver(moved)).status, 401);
+  });
+
+  for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+    it(`a missing ${header} header → 401`, async () => {
+      const delivery = signed(event);
+      const headers = Object.fromEntries(Object.entries(delivery.headers).filter(([key]) => key !== header));
+      const since = proxy.mark();
+      const response = await deliver({ headers, rawBody: delivery.rawBody });
+      assert.equal(response.status, 401, response.text);
+      assert.deepEqual(proxy.upstreamCalls(since), []);
+    });
+  }
+
+  it('a proxy with no webhook secret refuses every webhook rather than trusting it', async () => {
+    const unconfigured = await startTestProxy({ sandbox });
+    extraProxies.push(unconfigured);
+    const since = unconfigured.mark();
+    const response = await unconfigured.call('POST', '/webhooks', {
+      rawBody: JSON.stringify(event),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(response.status, 503, response.text);
+    assert.equal(response.body.code, 'webhook_not_configured');
+    assert.deepEqual(unconfigured.upstreamCalls(since), []);
+  });
+
+  it('the same event (same webhook-id) three times → one notification', async () => {
+    const stream = await open(proxy, 'alex');
+    const delivery = signed({ type: 'consultationClaimed', caseId: 'cns_demo_alex_bp', userId: ALEX });
+    const responses = [await deliver(delivery), await deliver(delivery), await deliver(delivery)];
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 200, 200],
+    );
+    await stream.next((i) => i.event === 'consultation', 1000);
+    await sleep(QUIET_MS);
+    assert.deepEqual(consultationEvents(stream), [
+      { type: 'consultationClaimed', consultationId: 'cns_demo_alex_bp', status: 'resolved' },
+    ]);
+    stream.close();
+  });
+
+  it('a payload naming sam for alex’s case notifies only alex', async () => {
+    const alexStream = await open(proxy, 'alex');
+    const samStream = await open(proxy, 'sam');
+    const response = await deliver(
+      signed({ type: 'questionResolved', caseId: 'cns_demo_alex_rash', userId: SAM }),
+    );
+    assert.equal(response.status, 200);
+    const item = await alexStream.next((i) => i.event === 'consultation', 1000);
+    assert.equal(JSON.parse(item.data ?? '{}').consultationId, 'cns_demo_alex_rash');
+    await sleep(QUIET_MS);
+    assert.deepEqual(consultationEvents(samStream), [], 'sam heard nothing');
+    assert.doesNotMatch(samStream.text(), /cns_demo_alex_rash/);
+    alexStream.close();
+    samStream.close();
+  });
+
+  it('an event for an unknown consultation is acknowledged and reaches no one', async () => {
+    const stream = await open(proxy, 'alex');
+    const response = await deliver(signed({ type: 'questionResolved', caseId: 'cns_nobody', userId: ALEX }));
+    assert.equal(response.status, 200);
+    await sleep(QUIET_MS);
+    assert.deepEqual(consultationEvents(stream), []);
+    stream.close();
+  });
+});
+
+describe('S10 end to end: a proxy registered upstream gets the sandbox’s events', () => {
+  let registered: TestProxy;
+
+  before(async () => {
+    const port = await freePort();
+    registered = await startTestProxy({
+      sandbox,
+      port,
+      publicUrl: `http://127.0.0.1:${port}/consult`,
+      heartbeatMs: 100,
+    });
+    await registered.server.proxy.ready;
+  });
+
+  after(async () => {
+    await registered?.close();
+  });
+
+  it('registering at start creates one webhook at the proxy’s public URL', () => {
+    const hooks = [...sandbox.sandbox.state.webhooks.values()].filter((w) =>
+      w.url.startsWith(registered.origin),
+    );
+    assert.equal(hooks.length, 1);
+    assert.equal(hooks[0]?.url, `${registered.url}/webhooks`);
+  });
+
+  it('an answer reaches alex’s stream within a second; sam’s stream gets nothing', async () => {
+    const alexStream = await open(registered, 'alex');
+    const samStream = await open(registered, 'sam');
+    const started = Date.now();
+    await sandbox.control('/consultations/cns_demo_alex_vitamin/answer', {
+      answer: 'Yes: 10 micrograms a day from October to March.',
+    });
+    // Answering an open case claims it first: a consultationClaimed may come before.
+    const item = await alexStream.next(
+      (i) => i.event === 'consultation' && JSON.parse(i.data ?? '{}').type === 'questionResolved',
+      1000,
+    );
+    assert.ok(Date.now() - started < 1000);
+    assert.deepEqual(JSON.parse(item.data ?? ''), {
+      type: 'questionResolved',
+      consultationId: 'cns_demo_alex_vitamin',
+      status: 'resolved',
+    });
+    // The event is a hint: no answer text, no question, no user id.
+    assert.doesNotMatch(item.data ?? '', /micrograms|vitamin D|usr_demo/);
+    await sleep(QUIET_MS);
+    assert.deepEqual(consultationEvents(samStream), []);
+    const deliveries = sandbox.sandbox.webhookDeliveries.filter(
+      (d) => d.event.caseId === 'cns_demo_alex_vitamin',
+    );
+    assert.ok(deliveries.length >= 1 && deliveries.every((d) => d.ok), JSON.stringify(deliveries));
+    alexStream.close();
+    samStream.close();
+  });
+
+  it('closing the proxy deletes its webhook upstream', async () => {
+    const port = await freePort();
+    const temporary = await startTestProxy({ sandbox, port, publicUrl: `http://127.0.0.1:${port}/consult` });
+    await temporary.server.proxy.ready;
+    const ours = () =>
+      [...sandbox.sandbox.state.webhooks.values()].filter((w) => w.url.startsWith(temporary.origin));
+    assert.equal(ours().length, 1);
+    await temporary.close();
+    assert.equal(ours().length, 0);
+  });
+});
+
+describe('the event stream', () => {
+  /** Widget tokens of 2 seconds, to see a stream end. */
+  let short: TestProxy;
+  /** At most 2 open streams per member. */
+  let limited: TestProxy;
+
+  before(async () => {
+    short = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      heartbeatMs: 100,
+      widgetTokenTtlSeconds: 2,
+    });
+    extraProxies.push(short);
+    limited = await startTestProxy({ sandbox, heartbeatMs: 100, limits: { streamsPerMember: 2 } });
+    extraProxies.push(limited);
+  });
+
+  it('starts with a ready event, keeps alive with heartbeat comments, no-store and no buffering', async () => {
+    const stream = await open(limited, 'alex');
+    assert.equal(stream.items[0]?.event, 'ready');
+    assert.ok(Date.parse(JSON.parse(stream.items[0]?.data ?? '{}').expiresAt) > Date.now());
+    assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.equal(stream.headers.get('cache-control'), 'no-store');
+    assert.equal(stream.headers.get('x-accel-buffering'), 'no');
+    await eventually(
+      'two heartbeats',
+      () => stream.items.filter((i) => i.comment === 'heartbeat').length >= 2,
+      1000,
+    );
+    stream.close();
+  });
+
+  it('ends with a session-expired event when the widget token expires', async () => {
+    const stream = await open(short, 'noor');
+    const expired = await stream.next((i) => i.event === 'session-expired', 3500);
+    assert.equal(expired.data, '{}');
+    await eventually('the stream to end', () => stream.ended(), 1000);
+    const last = stream.items.filter((i) => i.event !== undefined).at(-1);
+    assert.equal(last?.event, 'session-expired');
+  });
+
+  it('401 without a token, and with an expired one', async () => {
+    const none = await openEventStream(`${limited.url}/events`);
+    streams.push(none);
+    assert.equal(none.status, 401);
+    assert.match(none.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    const stale = await limited.mint(ALEX, 'alex', 600, Date.now() - 60 * 60 * 1000);
+    const expired = await openEventStream(`${limited.url}/events`, stale);
+    streams.push(expired);
+    assert.equal(expired.status, 401);
+    // A token in the URL is not a way in either.
+    const fresh = await limited.session('alex');
+    const inUrl = await openEventStream(`${limited.url}/events?token=${encodeURIComponent(fresh)}`);
+    streams.push(inUrl);
+    assert.equal(inUrl.status, 401);
+  });
+
+  it('429 past limits.streamsPerMember; a closed stream frees its place', async () => {
+    const first = await open(limited, 'sam');
+    const second = await open(limited, 'sam');
+    const token = await limited.session('sam');
+    const third = await openEventStream(`${limited.url}/events`, token);
+    streams.push(third);
+    assert.equal(third.status, 429);
+    assert.ok(Number(third.headers.get('retry-after')) >= 1);
+    // Another member is not affected.
+    const other = await open(limited, 'alex');
+    other.close();
+    first.close();
+    const again = await eventually(
+      'a place to free up',
+      async () => {
+        const attempt = await openEventStream(`${limited.url}/events`, await limited.session('sam'));
+        streams.push(attempt);
+        if (attempt.status === 200) return attempt;
+        attempt.close();
+        return undefined;
+      },
+      2000,
+    );
+    assert.equal(again.status, 200);
+    second.close();
+    again.close();
+  });
+});
