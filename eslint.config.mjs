@@ -30,6 +30,8 @@ export default tseslint.config(
       'src/**/node.ts',
       'src/**/*.node.ts',
       'scripts/**',
+      'demo/server.ts',
+      'demo/stack.ts',
       'test/node/**',
       'test/e2e/**',
       'bench/**',

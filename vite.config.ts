@@ -10,9 +10,12 @@ export default defineConfig({
     sourcemap: true,
     target: 'es2022',
     lib: {
-      entry: 'src/index.ts',
+      entry: 'src/define.ts',
       formats: ['es'],
       fileName: () => 'consult-elements.js',
     },
+    // Library mode leaves ES output unminified for downstream bundlers (vitejs/vite#5451); this
+    // bundle goes straight to browsers from a script tag, so the bundler minifies it.
+    rolldownOptions: { output: { minify: true } },
   },
 });

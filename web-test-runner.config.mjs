@@ -1,49 +1,52 @@
 // Browser tests in real Chromium: Web Test Runner driving the system's Chromium through Playwright.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { buildSync } from 'esbuild';
+import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.mjs';
 
-/** CHROME_PATH, or the first Chromium or Chrome on the PATH. */
-function findChromium() {
-  if (process.env.CHROME_PATH) return process.env.CHROME_PATH;
-  const names = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    for (const name of names) {
-      const candidate = join(dir, name);
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  const mac = '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome';
-  if (existsSync(mac)) return mac;
-  throw new Error(
-    'No Chromium or Chrome found for the browser tests. Install one (Debian/Ubuntu: `sudo apt-get install chromium`) ' +
-      'or set CHROME_PATH to its executable.',
-  );
+/**
+ * The in-page demo backend runs the proxy, whose webhook verification (standardwebhooks) is
+ * CommonJS. The dev server cannot serve its named exports (modernweb-dev/web#2386), so it gets an
+ * ESM build of the package, made by esbuild from a re-export.
+ */
+function commonJsAsEsm(packages) {
+  const prefix = '/__esm__/';
+  return {
+    name: 'commonjs-as-esm',
+    resolveImport({ source }) {
+      if (packages[source]) return `${prefix}${source}.js`;
+    },
+    serve(context) {
+      if (!context.path.startsWith(prefix)) return;
+      const name = context.path.slice(prefix.length, -'.js'.length);
+      const result = buildSync({
+        stdin: {
+          contents: `export { ${packages[name].join(', ')} } from '${name}';`,
+          resolveDir: process.cwd(),
+        },
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+      });
+      return { body: result.outputFiles[0].text, type: 'js' };
+    },
+  };
 }
 
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'development'] },
-  plugins: [esbuildPlugin({ ts: true, target: 'auto', tsconfig: './tsconfig.json' })],
+  plugins: [
+    commonJsAsEsm({ standardwebhooks: ['Webhook', 'WebhookVerificationError'] }),
+    esbuildPlugin({ ts: true, target: 'auto', tsconfig: './tsconfig.json' }),
+  ],
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: {
-        executablePath: findChromium(),
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      },
+      launchOptions: { executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS },
     }),
   ],
 };

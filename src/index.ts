@@ -1,6 +1,21 @@
 /**
  * consult-elements: the npm entry for browsers and Node. It registers nothing and has no side
- * effects. Server code has entries of its own (`consult-elements/sandbox`), so none of it reaches a
- * browser bundle.
+ * effects (import `consult-elements/define` or load the script-tag bundle for that). Server code
+ * has entries of its own (`consult-elements/proxy`, `consult-elements/sandbox`), so none of it
+ * reaches a browser bundle.
  */
 export * from './client/index.js';
+export { ConsultSession } from './elements/consult-session/consult-session.js';
+export { ConsultForm } from './elements/consult-form/consult-form.js';
+export { CaseHistory } from './elements/case-history/case-history.js';
+export { ConsultThread } from './elements/consult-thread/consult-thread.js';
+export { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
+export { ConsultElement, SessionElement } from './elements/shared/consult-element.js';
+export {
+  SessionManager,
+  type SessionGrant,
+  type SessionOptions,
+  type SessionUser,
+} from './elements/shared/session.js';
+export * from './elements/shared/events.js';
+export { LANGUAGES, type Language } from './elements/shared/localize.js';

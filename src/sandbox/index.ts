@@ -12,3 +12,4 @@ export { signWebhook } from './webhook-delivery.js';
 export { DEMO_USER_IDS } from './seed.js';
 export { PROFESSIONALS } from './professionals.js';
 export { openApiDocument, OPERATION_TABLE } from './openapi.js';
+export { createDemoBackend, type DemoBackend, type DemoBackendOptions } from './demo-backend.js';

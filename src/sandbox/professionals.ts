@@ -85,6 +85,17 @@ Call emergency services if your child is unusually drowsy, has a rash that does 
 If you notice swelling of the face or lips, a new rash, or difficulty breathing after a new medicine, stop it and get urgent help. You can also look up your medicine at [medicines.org.uk](https://www.medicines.org.uk/emc).`,
   },
   {
+    topic: /vitamin|supplement|diet|nutrition|iron|omega/i,
+    professional: 0,
+    answer: `Thank you for your question. A balanced diet covers most needs, with one common exception:
+
+- **Vitamin D:** from October to March most people in northern countries do not make enough from sunlight. A daily supplement of **10 micrograms (400 IU)** is generally recommended for adults in those months.
+- **Other supplements** are rarely needed unless a blood test shows a shortage, or you are pregnant, vegan or over 65.
+- **More is not better:** high doses of vitamins A and D can be harmful; stay within the dose on the pack.
+
+If you take other medicines, or have kidney problems, ask your pharmacist before starting a supplement. Read more at [NHS: Vitamin D](https://www.nhs.uk/conditions/vitamins-and-minerals/vitamin-d/).`,
+  },
+  {
     topic: /heart|chest|blood pressure|palpitation|cholesterol/i,
     professional: 1,
     answer: `Thank you for your question. Heart and blood pressure concerns deserve a careful look:

@@ -1,0 +1,77 @@
+/**
+ * The whole demo on loopback: the sandbox, and on one port the demo portal with the partner proxy
+ * at /consult pointed at the sandbox and registered for its webhooks. `npm start` runs it; the
+ * end-to-end tests start it with their own options.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { demoSignIn } from '../src/proxy/demo.js';
+import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
+import type { ProxyLogEntry } from '../src/proxy/options.js';
+import { startSandboxServer, type SandboxServer, type SandboxServerOptions } from '../src/sandbox/node.js';
+import { mountDemo, portalMember } from './server.js';
+
+export interface DemoStackOptions {
+  sandbox?: SandboxServerOptions;
+  /** Port of the portal and proxy. Default 8787; 0 picks a free one. */
+  port?: number;
+  sessionSecret?: string;
+  /** The fetch the proxy uses to reach the sandbox (tests record what crosses it). */
+  upstreamFetch?: typeof fetch;
+  logger?: (entry: ProxyLogEntry) => void;
+}
+
+export interface DemoStack {
+  /** The portal, for example http://127.0.0.1:8787 */
+  url: string;
+  sandbox: SandboxServer;
+  proxy: ProxyServer;
+  close(): Promise<void>;
+}
+
+export async function startDemoStack(options: DemoStackOptions = {}): Promise<DemoStack> {
+  const sandbox = await startSandboxServer(options.sandbox ?? {});
+  try {
+    // The proxy registers its webhook at its public URL, so port 0 becomes a known free port first.
+    const port = options.port === 0 ? await freePort() : (options.port ?? 8787);
+    const proxy = await startProxyServer({
+      upstreamUrl: sandbox.url,
+      apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
+      // A fresh secret per start: demo sessions end when the demo stops.
+      sessionSecret: options.sessionSecret ?? randomBytes(48).toString('base64'),
+      // The portal's own sign-in cookie, as a partner would check it; or demo sign-in by body.
+      authenticate: async (request) => (await portalMember(request)) ?? (await demoSignIn()(request)),
+      publicUrl: `http://127.0.0.1:${port}/consult`,
+      ...(options.upstreamFetch ? { fetch: options.upstreamFetch } : {}),
+      port,
+      extend: (app) => mountDemo(app),
+      logger: options.logger ?? ((entry) => entry.level !== 'info' && console.error(JSON.stringify(entry))),
+    });
+    await proxy.proxy.ready;
+    return {
+      url: proxy.url,
+      sandbox,
+      proxy,
+      close: async () => {
+        await proxy.close();
+        await sandbox.close();
+      },
+    };
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

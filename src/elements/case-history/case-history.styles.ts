@@ -1,0 +1,83 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    --_gap: var(--consult-history-gap, 0.5rem);
+    --_title-lines: var(--consult-history-title-lines, 2);
+  }
+  .base {
+    display: grid;
+    gap: var(--_space);
+  }
+  p {
+    margin: 0;
+  }
+  .list {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: var(--_gap);
+  }
+  .item {
+    display: grid;
+    gap: 0.375rem;
+    inline-size: 100%;
+    text-align: start;
+    padding-block: 0.75rem;
+    padding-inline: 1rem;
+    background: var(--_surface);
+  }
+  .item:hover {
+    background: var(--_surface-raised);
+  }
+  .title {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: var(--_title-lines);
+    line-clamp: var(--_title-lines);
+    overflow: hidden;
+    overflow-wrap: anywhere;
+    font-weight: 600;
+  }
+  .meta {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.25rem 1rem;
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .badge {
+    color: var(--_text);
+  }
+  .status-open,
+  .status-claimed {
+    color: var(--_warning);
+  }
+  .status-resolved {
+    color: var(--_success);
+  }
+  .status-canceled,
+  .status-closed {
+    color: var(--_muted);
+  }
+  .more {
+    display: grid;
+    justify-items: center;
+  }
+  .sentinel {
+    display: block;
+    block-size: 1px;
+    inline-size: 100%;
+  }
+  .back {
+    justify-self: start;
+  }
+  .loading {
+    color: var(--_muted);
+  }
+  .notice button {
+    margin-block-start: 0.75rem;
+  }
+`;

@@ -1,0 +1,561 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { guard } from 'lit/directives/guard.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { MAX_QUESTIONS_PER_CONSULTATION, type Consultation } from '../../client/types.js';
+import type { ConsultThread } from '../consult-thread/consult-thread.js';
+import { SessionElement } from '../shared/consult-element.js';
+import { defineStrings, LocalizeController } from '../shared/localize.js';
+import type { ConsultationUpdate, SessionManager } from '../shared/session.js';
+import { styles } from './case-history.styles.js';
+
+const strings = defineStrings({
+  en: {
+    loading: 'Loading your consultations…',
+    loadFailed: 'We could not load your consultations.',
+    retry: 'Try again',
+    empty: 'You have not asked a doctor yet.',
+    list: 'Your consultations',
+    statusLabel: 'Status:',
+    open: 'Open',
+    claimed: 'In progress',
+    resolved: 'Answered',
+    canceled: 'Canceled',
+    closed: 'Closed',
+    untitled: 'Consultation without a question',
+    questions: (used: number, max: number) => `${used} of ${max} questions`,
+    showMore: (left: number) => `Show more (${left} left)`,
+    back: 'Back to all consultations',
+    answered: 'A doctor has answered one of your questions',
+  },
+  de: {
+    loading: 'Ihre Beratungen werden geladen…',
+    loadFailed: 'Ihre Beratungen konnten nicht geladen werden.',
+    retry: 'Erneut versuchen',
+    empty: 'Sie haben noch keinem Arzt eine Frage gestellt.',
+    list: 'Ihre Beratungen',
+    statusLabel: 'Status:',
+    open: 'Offen',
+    claimed: 'In Bearbeitung',
+    resolved: 'Beantwortet',
+    canceled: 'Abgebrochen',
+    closed: 'Abgeschlossen',
+    untitled: 'Beratung ohne Frage',
+    questions: (used: number, max: number) => `${used} von ${max} Fragen`,
+    showMore: (left: number) => `Mehr anzeigen (noch ${left})`,
+    back: 'Zurück zu allen Beratungen',
+    answered: 'Ein Arzt hat eine Ihrer Fragen beantwortet',
+  },
+  fr: {
+    loading: 'Chargement de vos consultations…',
+    loadFailed: 'Impossible de charger vos consultations.',
+    retry: 'Réessayer',
+    empty: 'Vous n’avez encore posé aucune question à un médecin.',
+    list: 'Vos consultations',
+    statusLabel: 'Statut :',
+    open: 'Ouverte',
+    claimed: 'En cours',
+    resolved: 'Répondue',
+    canceled: 'Annulée',
+    closed: 'Clôturée',
+    untitled: 'Consultation sans question',
+    questions: (used: number, max: number) => `${used} sur ${max} questions`,
+    showMore: (left: number) => `Afficher plus (${left} restantes)`,
+    back: 'Retour à toutes les consultations',
+    answered: 'Un médecin a répondu à l’une de vos questions',
+  },
+  es: {
+    loading: 'Cargando tus consultas…',
+    loadFailed: 'No pudimos cargar tus consultas.',
+    retry: 'Reintentar',
+    empty: 'Todavía no has consultado a un médico.',
+    list: 'Tus consultas',
+    statusLabel: 'Estado:',
+    open: 'Abierta',
+    claimed: 'En curso',
+    resolved: 'Respondida',
+    canceled: 'Cancelada',
+    closed: 'Cerrada',
+    untitled: 'Consulta sin pregunta',
+    questions: (used: number, max: number) => `${used} de ${max} preguntas`,
+    showMore: (left: number) => `Mostrar más (quedan ${left})`,
+    back: 'Volver a todas las consultas',
+    answered: 'Un médico ha respondido a una de tus preguntas',
+  },
+  nl: {
+    loading: 'Uw consulten worden geladen…',
+    loadFailed: 'We konden uw consulten niet laden.',
+    retry: 'Opnieuw proberen',
+    empty: 'U hebt nog geen vraag aan een arts gesteld.',
+    list: 'Uw consulten',
+    statusLabel: 'Status:',
+    open: 'Open',
+    claimed: 'In behandeling',
+    resolved: 'Beantwoord',
+    canceled: 'Geannuleerd',
+    closed: 'Afgesloten',
+    untitled: 'Consult zonder vraag',
+    questions: (used: number, max: number) => `${used} van ${max} vragen`,
+    showMore: (left: number) => `Meer tonen (nog ${left})`,
+    back: 'Terug naar alle consulten',
+    answered: 'Een arts heeft een van uw vragen beantwoord',
+  },
+  ar: {
+    loading: 'جارٍ تحميل استشاراتك…',
+    loadFailed: 'تعذّر تحميل استشاراتك.',
+    retry: 'إعادة المحاولة',
+    empty: 'لم تطرح أي سؤال على طبيب بعد.',
+    list: 'استشاراتك',
+    statusLabel: 'الحالة:',
+    open: 'مفتوحة',
+    claimed: 'قيد المعالجة',
+    resolved: 'تمت الإجابة',
+    canceled: 'ملغاة',
+    closed: 'مغلقة',
+    untitled: 'استشارة بلا سؤال',
+    questions: (used: number, max: number) => `${used} من ${max} أسئلة`,
+    showMore: (left: number) => `عرض المزيد (المتبقي: ${left})`,
+    back: 'العودة إلى كل الاستشارات',
+    answered: 'أجاب طبيب عن أحد أسئلتك',
+  },
+});
+
+type Phase = 'idle' | 'loading' | 'error' | 'done';
+
+/** Cases a professional may still answer: these are polled while the live stream is down. */
+const isActive = (c: Consultation) => c.status === 'open' || c.status === 'claimed';
+/** At most this many cases are re-read per poll, the newest first. */
+const MAX_POLLED = 20;
+
+const answeredCount = (c: Consultation) => c.questions.filter((q) => q.answer !== undefined).length;
+const isFinal = (c: Consultation) => c.status === 'canceled' || c.status === 'closed';
+/** A record behind the one listed: consultations only move forward (more questions, answers, an end). */
+const isOlder = (next: Consultation, current: Consultation): boolean =>
+  next.questions.length < current.questions.length ||
+  answeredCount(next) < answeredCount(current) ||
+  (isFinal(current) && !isFinal(next));
+
+const time = (iso: string) => {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? -Infinity : ms;
+};
+const newestFirst = (list: Consultation[]) => [...list].sort((a, b) => time(b.createdAt) - time(a.createdAt));
+
+/**
+ * @summary The member's consultations, newest first, with status, date and questions used.
+ * Opening one shows its `<consult-thread>`. Rows update live; long histories render in chunks.
+ *
+ * Needs `<consult-thread>` registered too: it renders that tag for the opened consultation.
+ *
+ * @slot empty - Shown instead of the default notice when the member has no consultations yet.
+ *
+ * @event consult-error - Loading failed (`{ code, status, operation }`).
+ * @event consult-answered - From the opened `<consult-thread>`: a question there received its answer.
+ * @event consult-followup - From the opened `<consult-thread>`: the member asked a follow-up question.
+ *
+ * @csspart base - The wrapper of everything.
+ * @csspart list - The list of consultations.
+ * @csspart item - One consultation's row (a button).
+ * @csspart status - A row's status badge.
+ * @csspart empty - The empty state.
+ * @csspart more-button - "Show more", which renders the next chunk of rows.
+ * @csspart back-button - "Back to all consultations", shown with an opened consultation.
+ * @csspart notice - Load errors.
+ *
+ * @cssprop --consult-history-gap - Space between the rows.
+ * @cssprop --consult-history-title-lines - Lines of the first question shown in a row (default 2).
+ */
+export class CaseHistory extends SessionElement {
+  static override styles = [...SessionElement.styles, styles];
+
+  /** The id of the consultation shown opened (attribute `open`, for deep links); unset shows the list. */
+  @property({ attribute: 'open' }) selected?: string;
+
+  /** Milliseconds between checks of unanswered cases while the live stream is down. */
+  @property({ attribute: 'poll-interval', type: Number }) pollInterval = 30_000;
+
+  /** How many rows are rendered at a time; the next ones follow on scrolling or "Show more". */
+  @property({ attribute: 'chunk-size', type: Number }) chunkSize = 50;
+
+  @state() private phase: Phase = 'idle';
+  @state() private consultations: Consultation[] = [];
+  @state() private shown = 0;
+  @state() private activeIndex = 0;
+  @state() private announcement = '';
+
+  private readonly localize = new LocalizeController(this, strings);
+
+  /** Whose history is on screen; another session or member loads again. */
+  #loadedFor?: { session?: SessionManager; userId?: string };
+  #load?: AbortController;
+  #polling?: { every: number; timer: ReturnType<typeof setInterval>; controller: AbortController };
+  #liveSession?: SessionManager;
+  #unsubscribe?: () => void;
+  #openedWith?: Consultation;
+  #returnTo?: string;
+  #observer?: IntersectionObserver;
+  #observed?: Element;
+  #focusAfterUpdate?: () => HTMLElement | null | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated) this.requestUpdate();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.phase === 'loading') {
+      this.#load?.abort();
+      this.#loadedFor = undefined;
+    }
+    this.#observer?.disconnect();
+    this.#observed = undefined;
+    this.#syncPolling();
+  }
+
+  protected override sessionChanged(session: SessionManager | undefined): void {
+    this.#unsubscribe?.();
+    this.#liveSession?.removeEventListener('live', this.#onLive);
+    this.#liveSession = session;
+    this.#unsubscribe = session?.subscribe(this.#onUpdate);
+    session?.addEventListener('live', this.#onLive);
+    this.#syncPolling();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('selected') && this.selected && this.#openedWith?.consultationId !== this.selected) {
+      this.#openedWith = this.consultations.find((c) => c.consultationId === this.selected);
+    }
+    this.#ensureLoaded();
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    this.#syncPolling();
+    this.#observeSentinel();
+    if (this.#focusAfterUpdate) {
+      this.#focusAfterUpdate()?.focus();
+      this.#focusAfterUpdate = undefined;
+    }
+  }
+
+  /** Loads the list again, for example after an error. */
+  reload(): void {
+    this.#loadedFor = { session: this.activeSession, userId: this.user?.id };
+    void this.#fetch(this.activeSession);
+  }
+
+  get #chunk(): number {
+    return Math.max(1, Math.floor(this.chunkSize) || 50);
+  }
+
+  #ensureLoaded(): void {
+    const session = this.activeSession;
+    const userId = this.user?.id;
+    const previous = this.#loadedFor;
+    const otherMember = previous?.userId !== undefined && userId !== undefined && userId !== previous.userId;
+    if (previous && previous.session === session && !otherMember) {
+      if (userId !== undefined) previous.userId = userId;
+      return;
+    }
+    this.#loadedFor = { session, userId };
+    if (otherMember) {
+      this.selected = undefined;
+      this.consultations = [];
+    }
+    void this.#fetch(session);
+  }
+
+  async #fetch(session: SessionManager | undefined): Promise<void> {
+    this.#load?.abort();
+    const controller = (this.#load = new AbortController());
+    this.phase = 'loading';
+    if (!session) {
+      this.phase = 'error';
+      return;
+    }
+    try {
+      const user = await session.ready();
+      controller.signal.throwIfAborted();
+      if (this.#loadedFor) this.#loadedFor.userId = user.id;
+      const list = await session.client.getCaseHistory(user.id, { signal: controller.signal });
+      if (controller.signal.aborted) return;
+      this.consultations = newestFirst(list);
+      this.shown = Math.min(this.consultations.length, Math.max(this.shown, this.#chunk));
+      this.activeIndex = Math.min(this.activeIndex, Math.max(0, this.shown - 1));
+      this.phase = 'done';
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      this.phase = 'error';
+      this.reportError(error, 'getCaseHistory');
+    }
+  }
+
+  /** Puts a newer record of a consultation into the list, or adds a new one. */
+  #upsert(next: Consultation, announce: boolean): void {
+    const list = this.consultations;
+    const index = list.findIndex((c) => c.consultationId === next.consultationId);
+    const previous = list[index];
+    if (previous) {
+      // A slow poll must not take back a question the member has just asked.
+      if (isOlder(next, previous)) return;
+      const copy = list.slice();
+      copy[index] = next;
+      this.consultations = copy;
+      const answered = next.questions.some(
+        (item, i) =>
+          item.answer !== undefined && previous.questions[i] && previous.questions[i].answer === undefined,
+      );
+      // With a consultation open, its thread announces the answer itself.
+      if (announce && answered && !this.selected) this.#announce(this.localize.t('answered'));
+      return;
+    }
+    if (this.user && next.userId !== this.user.id) return;
+    const updated = newestFirst([next, ...list]);
+    const at = updated.indexOf(next);
+    this.consultations = updated;
+    if (at < this.shown || this.shown === list.length) this.shown++;
+    if (at <= this.activeIndex && list.length > 0) this.activeIndex++;
+  }
+
+  #announce(text: string): void {
+    // The same words twice in a row would not be read again: make them differ invisibly.
+    this.announcement = this.announcement === text ? `${text}\u00a0` : text;
+  }
+
+  #onUpdate = (update: ConsultationUpdate): void => {
+    if (this.phase === 'done') this.#upsert(update.consultation, true);
+  };
+
+  #onLive = (): void => this.#syncPolling();
+
+  /** The opened thread changed its consultation (a follow-up, an answer): the row follows. */
+  #onThreadChange = (event: Event): void => {
+    const consultation = (event.currentTarget as ConsultThread).consultation;
+    if (consultation && this.phase === 'done') this.#upsert(consultation, false);
+  };
+
+  /** Polls unanswered cases while the live stream is down; stops otherwise. */
+  #syncPolling(): void {
+    const session = this.#liveSession;
+    const every =
+      this.isConnected &&
+      session &&
+      !session.live &&
+      this.phase === 'done' &&
+      this.pollInterval > 0 &&
+      this.consultations.some(isActive)
+        ? this.pollInterval
+        : undefined;
+    if (this.#polling?.every === every) return;
+    if (this.#polling) {
+      clearInterval(this.#polling.timer);
+      this.#polling.controller.abort();
+      this.#polling = undefined;
+    }
+    if (every === undefined || !session) return;
+    const controller = new AbortController();
+    let inFlight = false;
+    const timer = setInterval(async () => {
+      if (inFlight) return;
+      inFlight = true;
+      const due = this.consultations.filter(isActive).slice(0, MAX_POLLED);
+      await Promise.allSettled(
+        due.map(async (c) => {
+          const next = await session.client.getConsultation(c.consultationId, { signal: controller.signal });
+          if (!controller.signal.aborted) this.#upsert(next, true);
+        }),
+      );
+      inFlight = false;
+    }, every);
+    this.#polling = { every, timer, controller };
+  }
+
+  /** Renders the next chunk when the end of the list scrolls near. */
+  #observeSentinel(): void {
+    const sentinel = this.renderRoot.querySelector('.sentinel') ?? undefined;
+    if (sentinel === this.#observed) return;
+    this.#observer?.disconnect();
+    this.#observed = sentinel;
+    if (!sentinel || typeof IntersectionObserver === 'undefined') return;
+    this.#observer ??= new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        this.#renderMore();
+        // Still in view after the chunk (a tall screen)? Observing again reports it once more.
+        void this.updateComplete.then(() => {
+          if (!this.#observed) return;
+          this.#observer?.unobserve(this.#observed);
+          this.#observer?.observe(this.#observed);
+        });
+      },
+      { rootMargin: '0px 0px 400px 0px' },
+    );
+    this.#observer.observe(sentinel);
+  }
+
+  #renderMore(): void {
+    this.shown = Math.min(this.consultations.length, this.shown + this.#chunk);
+  }
+
+  #rows(): HTMLButtonElement[] {
+    return [...this.renderRoot.querySelectorAll<HTMLButtonElement>('[part~=item]')];
+  }
+
+  #focusRow(index: number): void {
+    this.activeIndex = index;
+    this.#focusAfterUpdate = () => this.#rows()[index];
+  }
+
+  #onShowMore = (): void => {
+    const first = this.shown;
+    this.#renderMore();
+    this.#focusRow(first);
+  };
+
+  /** Roving focus: one Tab stop for the list, arrows, Home and End within it. */
+  #onListKeydown = (event: KeyboardEvent): void => {
+    const current = this.#rows().indexOf(event.target as HTMLButtonElement);
+    if (current < 0) return;
+    let next: number;
+    switch (event.key) {
+      case 'ArrowDown':
+        if (current === this.shown - 1 && this.shown < this.consultations.length) this.#renderMore();
+        next = current + 1;
+        break;
+      case 'ArrowUp':
+        next = current - 1;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = this.shown - 1;
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+    this.#focusRow(Math.max(0, Math.min(next, this.shown - 1)));
+  };
+
+  #onListFocusin = (event: FocusEvent): void => {
+    const index = this.#rows().indexOf(event.target as HTMLButtonElement);
+    if (index >= 0 && index !== this.activeIndex) this.activeIndex = index;
+  };
+
+  #open(consultation: Consultation): void {
+    this.#openedWith = consultation;
+    this.#returnTo = consultation.consultationId;
+    this.selected = consultation.consultationId;
+    this.#focusAfterUpdate = () => this.renderRoot.querySelector<HTMLElement>('[part~=back-button]');
+  }
+
+  #back = (): void => {
+    const id = this.#returnTo ?? this.selected;
+    this.selected = undefined;
+    this.#returnTo = undefined;
+    const index = this.consultations.findIndex((c) => c.consultationId === id);
+    if (index >= 0) {
+      this.shown = Math.max(this.shown, index + 1);
+      this.#focusRow(index);
+    } else {
+      this.#focusAfterUpdate = () => this.#rows()[this.activeIndex];
+    }
+  };
+
+  protected override render() {
+    const busy = !this.selected && (this.phase === 'loading' || this.phase === 'idle');
+    return html`<div
+      part="base"
+      class="base"
+      lang=${this.localize.language}
+      dir=${this.localize.dir}
+      aria-busy=${busy ? 'true' : 'false'}
+    >
+      ${this.selected ? this.#renderOpened(this.selected) : this.#renderList()}
+      <div class="visually-hidden" role="status">${this.announcement}</div>
+    </div>`;
+  }
+
+  #renderOpened(id: string): TemplateResult {
+    const given = this.#openedWith?.consultationId === id ? this.#openedWith : undefined;
+    return html`<button part="back-button" class="back" type="button" @click=${this.#back}>
+        ${this.localize.t('back')}
+      </button>
+      <consult-thread
+        consultation-id=${id}
+        lang=${this.localize.language}
+        poll-interval=${this.pollInterval}
+        .consultation=${guard([id], () => given)}
+        .session=${this.activeSession}
+        @consult-followup=${this.#onThreadChange}
+        @consult-answered=${this.#onThreadChange}
+      ></consult-thread>`;
+  }
+
+  #renderList(): TemplateResult {
+    const { localize } = this;
+    if (this.phase === 'error') {
+      return html`<div part="notice" class="notice error" role="alert">
+        <p>${localize.t('loadFailed')}</p>
+        <button type="button" @click=${() => this.reload()}>${localize.t('retry')}</button>
+      </div>`;
+    }
+    if (this.phase !== 'done') return html`<p class="loading">${localize.t('loading')}</p>`;
+    if (this.consultations.length === 0) {
+      return html`<div part="empty" class="empty">
+        <slot name="empty"><p class="notice">${localize.t('empty')}</p></slot>
+      </div>`;
+    }
+    const format = localize.format;
+    const date = (iso: string) => (Number.isNaN(Date.parse(iso)) ? '' : format.date(iso));
+    const visible = this.consultations.slice(0, this.shown);
+    const left = this.consultations.length - visible.length;
+    return html`<ul
+        part="list"
+        class="list"
+        aria-label=${localize.t('list')}
+        @keydown=${this.#onListKeydown}
+        @focusin=${this.#onListFocusin}
+      >
+        ${repeat(
+          visible,
+          (c) => c.consultationId,
+          (c, index) =>
+            html`<li class="row">
+              <button
+                part="item"
+                class="item"
+                type="button"
+                tabindex=${index === this.activeIndex ? 0 : -1}
+                @click=${() => this.#open(c)}
+              >
+                <span class="title">${c.questions[0]?.question ?? localize.t('untitled')}</span>
+                <span class="meta">
+                  <span part="status" class="badge status-${c.status}"
+                    ><span class="visually-hidden">${localize.t('statusLabel')} </span
+                    >${localize.t(c.status)}</span
+                  >
+                  <time datetime=${c.createdAt}>${date(c.createdAt)}</time>
+                  <span class="count"
+                    >${localize.t('questions', c.questions.length, MAX_QUESTIONS_PER_CONSULTATION)}</span
+                  >
+                </span>
+              </button>
+            </li>`,
+        )}
+      </ul>
+      ${
+        left > 0
+          ? html`<div class="more">
+              <span class="sentinel" aria-hidden="true"></span>
+              <button part="more-button" type="button" @click=${this.#onShowMore}>
+                ${localize.t('showMore', left)}
+              </button>
+            </div>`
+          : nothing
+      }`;
+  }
+}

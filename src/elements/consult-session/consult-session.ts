@@ -1,0 +1,158 @@
+import { provide } from '@lit/context';
+import { html, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { ConsultElement } from '../shared/consult-element.js';
+import { SessionExpiredEvent } from '../shared/events.js';
+import { defineStrings, LocalizeController } from '../shared/localize.js';
+import { SessionManager, sessionContext, type SessionGrant, type SessionStatus } from '../shared/session.js';
+import { styles } from './consult-session.styles.js';
+
+const strings = defineStrings({
+  en: {
+    expired: 'Your session has ended. Please sign in again to continue.',
+    error: 'We could not connect to the consultation service.',
+    retry: 'Try again',
+  },
+  de: {
+    expired: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an, um fortzufahren.',
+    error: 'Die Verbindung zum Beratungsdienst ist fehlgeschlagen.',
+    retry: 'Erneut versuchen',
+  },
+  fr: {
+    expired: 'Votre session a expiré. Veuillez vous reconnecter pour continuer.',
+    error: 'Impossible de se connecter au service de consultation.',
+    retry: 'Réessayer',
+  },
+  es: {
+    expired: 'Tu sesión ha terminado. Vuelve a iniciar sesión para continuar.',
+    error: 'No pudimos conectar con el servicio de consultas.',
+    retry: 'Reintentar',
+  },
+  nl: {
+    expired: 'Uw sessie is verlopen. Log opnieuw in om verder te gaan.',
+    error: 'We konden geen verbinding maken met de consultatiedienst.',
+    retry: 'Opnieuw proberen',
+  },
+  ar: {
+    expired: 'انتهت جلستك. يرجى تسجيل الدخول مرة أخرى للمتابعة.',
+    error: 'تعذّر الاتصال بخدمة الاستشارات.',
+    retry: 'إعادة المحاولة',
+  },
+});
+
+/**
+ * @summary Signs the member in through the partner's proxy and gives the elements inside it their
+ * session: one widget token, renewed before it expires, and one live event stream.
+ *
+ * @slot - The elements that use the session.
+ * @slot signed-out - Shown instead of a default notice when the session has ended.
+ *
+ * @event session-expired - The session ended and could not be renewed; sign the member in again.
+ *
+ * @csspart notice - The notice shown when the session has ended or cannot be had.
+ * @csspart retry-button - Its "try again" button.
+ */
+export class ConsultSession extends ConsultElement {
+  static override styles = [...ConsultElement.styles, styles];
+
+  /** The proxy's base URL. */
+  @property() endpoint = '/consult';
+
+  /** Replaces the request to `{endpoint}/session`: a function that returns `{ token, expiresAt, user }`. */
+  @property({ attribute: false }) tokenProvider?: () => Promise<SessionGrant>;
+
+  /** JSON sent to `{endpoint}/session` for the partner's `authenticate` hook. */
+  @property({ attribute: false }) signInBody?: Record<string, unknown>;
+
+  /** The fetch used for every call. Default the global fetch. */
+  @property({ attribute: false }) fetch?: typeof fetch;
+
+  /** The session the elements inside use. */
+  @provide({ context: sessionContext })
+  @state()
+  manager: SessionManager = new SessionManager({ endpoint: this.endpoint });
+
+  @state() private status: SessionStatus = 'idle';
+
+  private readonly localize = new LocalizeController(this, strings);
+
+  get memberLanguage(): string | undefined {
+    return this.manager.user?.language;
+  }
+
+  #onStatus = (event: Event) => {
+    const { status, reason } = (
+      event as CustomEvent<{ status: SessionStatus; reason?: 'expired' | 'signed-out' | 'refused' }>
+    ).detail;
+    const wasReady = this.status === 'ready';
+    this.status = status;
+    if (status === 'expired')
+      this.emit(new SessionExpiredEvent({ reason: reason ?? (wasReady ? 'expired' : 'refused') }));
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.manager.addEventListener('status', this.#onStatus);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.manager.removeEventListener('status', this.#onStatus);
+  }
+
+  /** Ends the session: forgets the token and the member's drafts. */
+  signOut(): void {
+    this.manager.signOut();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (
+      changed.has('endpoint') ||
+      changed.has('tokenProvider') ||
+      changed.has('signInBody') ||
+      changed.has('fetch')
+    ) {
+      this.manager.configure({
+        endpoint: this.endpoint,
+        ...(this.tokenProvider ? { signIn: this.tokenProvider } : {}),
+        ...(this.signInBody ? { signInBody: this.signInBody } : {}),
+        ...(this.fetch ? { fetch: this.fetch } : {}),
+      });
+      if (this.hasUpdated) void this.manager.ready().catch(() => undefined);
+    }
+  }
+
+  protected override firstUpdated(): void {
+    // After the first update, so properties a host sets right after creating the element are in place.
+    void this.manager.ready().catch(() => undefined);
+  }
+
+  protected override render() {
+    const ended = this.status === 'expired' || this.status === 'error';
+    // Only the session's own notice takes the member's direction: the partner's content inside keeps the page's.
+    return html`<div part="base">
+      ${
+        ended
+          ? html`<slot name="signed-out">
+              <div
+                part="notice"
+                class="notice ${this.status === 'error' ? 'error' : 'warning'}"
+                role="alert"
+                lang=${this.localize.language}
+                dir=${this.localize.dir}
+              >
+                <p>${this.status === 'error' ? this.localize.t('error') : this.localize.t('expired')}</p>
+                <button
+                  part="retry-button"
+                  type="button"
+                  @click=${() => void this.manager.retry().catch(() => undefined)}
+                >
+                  ${this.localize.t('retry')}
+                </button>
+              </div>
+            </slot>`
+          : html`<slot></slot>`
+      }
+    </div>`;
+  }
+}

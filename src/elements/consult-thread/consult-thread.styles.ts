@@ -1,0 +1,123 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    --_gap: var(--consult-thread-gap, var(--_space));
+    --_answer-background: var(--consult-thread-answer-background, var(--_surface-raised));
+  }
+  .base {
+    display: grid;
+    gap: var(--_gap);
+  }
+  p {
+    margin: 0;
+  }
+  .header {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 1rem;
+    color: var(--_muted);
+  }
+  .badge {
+    color: var(--_text);
+  }
+  .status-open,
+  .status-claimed {
+    color: var(--_warning);
+  }
+  .status-resolved {
+    color: var(--_success);
+  }
+  .status-canceled,
+  .status-closed {
+    color: var(--_muted);
+  }
+  .thread {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: var(--_gap);
+  }
+  .item {
+    display: grid;
+    gap: 0.5rem;
+  }
+  .label {
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .question {
+    border-radius: var(--_radius);
+  }
+  .question-text {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .reply {
+    display: grid;
+    gap: 0.75rem;
+    padding: 0.75rem 1rem;
+    border-radius: var(--_radius);
+    background: var(--_answer-background);
+    border-inline-start: 4px solid var(--_primary);
+  }
+  .markdown {
+    overflow-wrap: anywhere;
+  }
+  .waiting {
+    color: var(--_muted);
+    font-style: italic;
+  }
+  .professional {
+    display: grid;
+    gap: 0.125rem;
+    padding-block-start: 0.75rem;
+    border-block-start: 1px solid var(--_border);
+  }
+  .professional .name {
+    font-weight: 600;
+  }
+  .professional .title,
+  .professional .specialties {
+    color: var(--_muted);
+  }
+  .licences,
+  .attachments ul {
+    margin: 0;
+    padding-inline-start: 1.25rem;
+  }
+  a {
+    color: var(--_primary);
+  }
+  .note {
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .followup {
+    display: grid;
+    gap: 0.5rem;
+    padding-block-start: var(--_gap);
+    border-block-start: 1px solid var(--_border);
+  }
+  .followup button {
+    justify-self: start;
+  }
+  .count {
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  textarea {
+    resize: vertical;
+  }
+  textarea[readonly] {
+    background: var(--_surface-raised);
+  }
+  .loading {
+    color: var(--_muted);
+  }
+  .notice button {
+    margin-block-start: 0.75rem;
+  }
+`;

@@ -1,0 +1,175 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    --_max-height: var(--consult-chat-max-height, 28rem);
+  }
+  [part='base'] {
+    display: flex;
+    flex-direction: column;
+    gap: calc(var(--_space) * 0.75);
+  }
+  .welcome p {
+    margin-block: 0 0.5rem;
+  }
+  .suggestions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .suggestions button {
+    border-radius: 999px;
+    text-align: start;
+  }
+  [part='log'] {
+    display: flex;
+    flex-direction: column;
+    gap: 0.75rem;
+    max-block-size: var(--_max-height);
+    overflow-y: auto;
+    overscroll-behavior: contain;
+  }
+  .message {
+    max-inline-size: 85%;
+    padding: 0.5rem 0.75rem;
+    border-radius: var(--_radius);
+    border: 1px solid var(--_border);
+    background: var(--_surface-raised);
+  }
+  .message.member {
+    align-self: flex-end;
+    background: var(--_surface);
+  }
+  .message.navigator {
+    align-self: flex-start;
+  }
+  .message.urgent {
+    border-color: var(--_danger);
+    border-inline-start-width: 4px;
+  }
+  .message.failed {
+    border-color: var(--_danger);
+    border-style: dashed;
+  }
+  .meta {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    margin-block-end: 0.25rem;
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .sender {
+    font-weight: 600;
+    color: var(--_text);
+  }
+  .text {
+    margin: 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .urgent-label {
+    margin-block: 0 0.5rem;
+    color: var(--_danger);
+    font-weight: 600;
+  }
+  .state {
+    margin-block: 0.25rem 0;
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .state.error {
+    color: var(--_danger);
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem;
+  }
+  .actions {
+    margin-block-start: 0.5rem;
+  }
+  .hint {
+    margin-block: 0.5rem 0;
+    font-size: 0.875em;
+  }
+  .typing {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.5rem;
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .dots {
+    display: inline-flex;
+    gap: 0.2rem;
+  }
+  .dots span {
+    inline-size: 0.4rem;
+    block-size: 0.4rem;
+    border-radius: 50%;
+    background: currentColor;
+    animation: bounce 1.2s infinite ease-in-out;
+  }
+  .dots span:nth-child(2) {
+    animation-delay: 0.15s;
+  }
+  .dots span:nth-child(3) {
+    animation-delay: 0.3s;
+  }
+  @keyframes bounce {
+    0%,
+    60%,
+    100% {
+      opacity: 0.3;
+      transform: translateY(0);
+    }
+    30% {
+      opacity: 1;
+      transform: translateY(-0.2rem);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .dots span {
+      animation: none;
+      opacity: 0.6;
+    }
+  }
+  [part='composer'] {
+    display: grid;
+    grid-template-columns: 1fr auto;
+    gap: 0.5rem;
+    align-items: end;
+  }
+  [part='input'] {
+    resize: vertical;
+    min-block-size: 2.75rem;
+  }
+  .composer-notes {
+    grid-column: 1 / -1;
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    gap: 0.25rem 1rem;
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .composer-notes p {
+    margin: 0;
+  }
+  .composer-notes .error {
+    color: var(--_danger);
+  }
+  button[aria-disabled='true'] {
+    cursor: not-allowed;
+    opacity: 0.6;
+  }
+  .notice p {
+    margin-block: 0 0.75rem;
+  }
+  .notice p:last-child {
+    margin-block-end: 0;
+  }
+`;

@@ -1,0 +1,49 @@
+/**
+ * Drafts of what a member is typing, so nothing is lost on a reload (SECURITY.md S16): kept in
+ * sessionStorage (gone when the tab closes), namespaced per member, cleared on submit, on
+ * sign-out and when another member signs in. Never localStorage, cookies or URLs.
+ */
+const PREFIX = 'consult-elements:draft:';
+
+const key = (userId: string, name: string) => `${PREFIX}${userId}:${name}`;
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    // Storage can be blocked (privacy settings, sandboxed frames): drafts then live only in memory.
+    return undefined;
+  }
+}
+
+export function loadDraft<T>(userId: string, name: string): T | undefined {
+  try {
+    const raw = storage()?.getItem(key(userId, name));
+    return raw ? (JSON.parse(raw) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function saveDraft(userId: string, name: string, value: unknown): void {
+  try {
+    storage()?.setItem(key(userId, name), JSON.stringify(value));
+  } catch {
+    // Quota or blocked storage: the draft stays in memory only.
+  }
+}
+
+export function clearDraft(userId: string, name: string): void {
+  storage()?.removeItem(key(userId, name));
+}
+
+/** Every draft of one member. */
+export function clearDrafts(userId: string): void {
+  const store = storage();
+  if (!store) return;
+  const mine = `${PREFIX}${userId}:`;
+  for (let i = store.length - 1; i >= 0; i--) {
+    const k = store.key(i);
+    if (k?.startsWith(mine)) store.removeItem(k);
+  }
+}

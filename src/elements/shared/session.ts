@@ -1,0 +1,331 @@
+/**
+ * The member's session with the partner's proxy: the widget token (from `{endpoint}/session`, or
+ * a host's `signIn` function), the typed client that uses it, and the live event stream.
+ * `<consult-session>` provides one to the elements inside it through `@lit/context`; an element
+ * used alone shares one per endpoint.
+ *
+ * Token rules (SECURITY.md S8): one sign-in request in flight, renewal before expiry (by the
+ * client), one retry on 401, then `expired` and no loop. The token lives only in memory.
+ */
+import { createContext } from '@lit/context';
+import { createParser } from 'eventsource-parser';
+import { ConsultClient } from '../../client/client.js';
+import { ApiError } from '../../client/errors.js';
+import type { Consultation, ConsultationStatus, UserStatus } from '../../client/types.js';
+import { clearDrafts } from './drafts.js';
+
+/** The member as the proxy describes them. */
+export interface SessionUser {
+  id: string;
+  uniqueId?: string;
+  firstName?: string;
+  lastName?: string;
+  language: string;
+  physicianCountry?: string;
+  userStatus?: UserStatus;
+}
+
+/** What `POST {endpoint}/session` answers, and what a host's `signIn` returns. */
+export interface SessionGrant {
+  token: string;
+  /** Epoch milliseconds, ISO date or Date. */
+  expiresAt: number | string | Date;
+  user: SessionUser;
+}
+
+export type SessionStatus = 'idle' | 'signing-in' | 'ready' | 'expired' | 'error';
+
+export interface SessionOptions {
+  /** The proxy's base URL, for example `/consult`. */
+  endpoint: string;
+  /** Replaces the request to `{endpoint}/session`. */
+  signIn?: () => Promise<SessionGrant>;
+  /** JSON sent to `{endpoint}/session` for the partner's `authenticate` hook. Default `{}`. */
+  signInBody?: Record<string, unknown>;
+  /** Default the global fetch. */
+  fetch?: typeof fetch;
+}
+
+/** A consultation changed upstream; `consultation` is the re-read record. */
+export interface ConsultationUpdate {
+  type: string;
+  consultation: Consultation;
+}
+
+const expiresAtMs = (value: SessionGrant['expiresAt']): number =>
+  value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+
+export class SessionManager extends EventTarget {
+  static readonly #byEndpoint = new Map<string, SessionManager>();
+
+  /** One shared session per endpoint for elements used without `<consult-session>`. */
+  static forEndpoint(endpoint: string): SessionManager {
+    let session = SessionManager.#byEndpoint.get(endpoint);
+    if (!session) SessionManager.#byEndpoint.set(endpoint, (session = new SessionManager({ endpoint })));
+    return session;
+  }
+
+  status: SessionStatus = 'idle';
+  user: SessionUser | undefined;
+  /** True while the live event stream is open; elements poll while it is not. */
+  live = false;
+
+  #options: SessionOptions;
+  #grant: (SessionGrant & { expiresAtMs: number }) | undefined;
+  #handedOut: string | undefined;
+  #signingIn: Promise<SessionGrant & { expiresAtMs: number }> | undefined;
+  #listeners = 0;
+  #stream: AbortController | undefined;
+
+  constructor(options: SessionOptions) {
+    super();
+    this.#options = options;
+    this.#client = this.#createClient();
+  }
+
+  /** The typed client, calling the proxy with this session's token. */
+  get client(): ConsultClient {
+    return this.#client;
+  }
+
+  #client: ConsultClient;
+
+  #createClient(): ConsultClient {
+    return new ConsultClient({
+      baseUrl: this.#options.endpoint,
+      // Read at each call, so a host may set `fetch` after the session was made.
+      fetch: (input, init) => (this.#options.fetch ?? globalThis.fetch.bind(globalThis))(input, init),
+      // A token is handed out once: asking again (expiry, or a 401) means a fresh sign-in.
+      tokenProvider: async () => {
+        const current = this.#grant;
+        const grant =
+          current && current.token !== this.#handedOut && current.expiresAtMs - Date.now() > 30_000
+            ? current
+            : await this.#signIn(true);
+        this.#handedOut = grant.token;
+        return { token: grant.token, expiresAt: grant.expiresAtMs };
+      },
+    });
+  }
+
+  get endpoint(): string {
+    return this.#options.endpoint;
+  }
+
+  /** Signs in if needed and answers the member. Rejects when the session cannot be had. */
+  async ready(): Promise<SessionUser> {
+    const grant =
+      this.#grant && this.#grant.expiresAtMs > Date.now() ? this.#grant : await this.#signIn(false);
+    return grant.user;
+  }
+
+  /** Replaces the options (a host setting `signIn`, `fetch` or another endpoint) and starts over. */
+  configure(options: Partial<SessionOptions>): void {
+    const endpointChanged = options.endpoint !== undefined && options.endpoint !== this.#options.endpoint;
+    this.#options = { ...this.#options, ...options };
+    if (endpointChanged) this.#client = this.#createClient();
+    this.#grant = undefined;
+    this.#handedOut = undefined;
+    this.#setStatus('idle');
+  }
+
+  /** Ends the session here: forgets the token and the member's drafts (S16). */
+  signOut(): void {
+    if (this.user) clearDrafts(this.user.id);
+    this.#grant = undefined;
+    this.#handedOut = undefined;
+    this.user = undefined;
+    this.#stream?.abort();
+    this.#setStatus('expired', 'signed-out');
+  }
+
+  /** Tries again after an error or expiry. */
+  async retry(): Promise<SessionUser> {
+    this.#setStatus('idle');
+    return this.ready();
+  }
+
+  /**
+   * Calls `listener` with each consultation that changed, re-read from the service. The event
+   * stream is open while anyone listens.
+   */
+  subscribe(listener: (update: ConsultationUpdate) => void): () => void {
+    const handler = (event: Event) => listener((event as CustomEvent<ConsultationUpdate>).detail);
+    this.addEventListener('consultation', handler);
+    if (++this.#listeners === 1) void this.#runStream();
+    return () => {
+      this.removeEventListener('consultation', handler);
+      if (--this.#listeners === 0) this.#stream?.abort();
+    };
+  }
+
+  #setStatus(status: SessionStatus, reason?: string): void {
+    this.status = status;
+    this.dispatchEvent(new CustomEvent('status', { detail: { status, reason } }));
+  }
+
+  /** One sign-in in flight at a time; a 401 from the proxy ends the session instead of looping. */
+  #signIn(force: boolean): Promise<SessionGrant & { expiresAtMs: number }> {
+    if (this.#signingIn) return this.#signingIn;
+    if (!force && this.status === 'expired')
+      return Promise.reject(
+        new ApiError({
+          kind: 'http',
+          status: 401,
+          code: 'session_expired',
+          title: 'Session expired',
+          operation: 'session',
+        }),
+      );
+    this.#setStatus('signing-in');
+    this.#signingIn = (async () => {
+      try {
+        const grant = this.#options.signIn ? await this.#options.signIn() : await this.#requestSession();
+        const withExpiry = { ...grant, expiresAtMs: expiresAtMs(grant.expiresAt) };
+        const previous = this.user?.id;
+        if (previous && previous !== grant.user.id) clearDrafts(previous);
+        this.#grant = withExpiry;
+        this.user = grant.user;
+        this.#setStatus('ready');
+        return withExpiry;
+      } catch (error) {
+        // A host's own tokenProvider may throw its own error with `status: 401`: that ends the session too.
+        const unauthorized = (error as { status?: unknown } | null)?.status === 401;
+        this.#grant = undefined;
+        this.#setStatus(unauthorized ? 'expired' : 'error', unauthorized ? 'refused' : undefined);
+        throw error;
+      } finally {
+        this.#signingIn = undefined;
+      }
+    })();
+    return this.#signingIn;
+  }
+
+  async #requestSession(): Promise<SessionGrant> {
+    const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
+    const url = `${this.#options.endpoint.replace(/\/$/, '')}/session`;
+    const attempt = () =>
+      fetchImpl(url, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(this.#options.signInBody ?? {}),
+      });
+    let response: Response;
+    try {
+      response = await attempt();
+      // One retry on 401 (a portal session renewed a moment ago), then the session has ended.
+      if (response.status === 401) response = await attempt();
+    } catch (cause) {
+      throw new ApiError({
+        kind: 'network',
+        status: 0,
+        code: 'network_error',
+        title: 'Network error',
+        operation: 'session',
+        cause,
+      });
+    }
+    if (!response.ok) {
+      const problem = (await response.json().catch(() => ({}))) as {
+        code?: string;
+        title?: string;
+        detail?: string;
+      };
+      throw new ApiError({
+        kind: 'http',
+        status: response.status,
+        code: problem.code ?? `http_${response.status}`,
+        title: problem.title ?? 'Sign-in failed',
+        operation: 'session',
+        ...(problem.detail ? { detail: problem.detail } : {}),
+      });
+    }
+    return (await response.json()) as SessionGrant;
+  }
+
+  #setLive(live: boolean): void {
+    if (this.live === live) return;
+    this.live = live;
+    this.dispatchEvent(new CustomEvent('live', { detail: { live } }));
+  }
+
+  /** Keeps the event stream open while there are listeners, reconnecting with backoff. */
+  async #runStream(): Promise<void> {
+    let failures = 0;
+    while (this.#listeners > 0) {
+      const controller = (this.#stream = new AbortController());
+      try {
+        await this.ready();
+        const grant = this.#grant;
+        if (!grant) throw new Error('no session');
+        const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
+        const response = await fetchImpl(`${this.#options.endpoint.replace(/\/$/, '')}/events`, {
+          headers: { authorization: `Bearer ${grant.token}`, accept: 'text/event-stream' },
+          signal: controller.signal,
+        });
+        if (response.status === 401) {
+          // The token expired between calls: sign in again once, then give up (S8).
+          await this.#signIn(true);
+          continue;
+        }
+        if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
+        failures = 0;
+        this.#setLive(true);
+        await this.#read(response.body, controller.signal);
+      } catch {
+        if (controller.signal.aborted && this.#listeners === 0) break;
+        if (this.status === 'expired') break;
+        failures++;
+      } finally {
+        this.#setLive(false);
+      }
+      if (this.#listeners === 0) break;
+      // Backoff: 1 s, 2 s, 4 s … up to 30 s, with jitter.
+      const wait = Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1)) * (0.5 + Math.random() / 2);
+      await new Promise((resolve) => setTimeout(resolve, failures === 0 ? 0 : wait));
+    }
+  }
+
+  async #read(body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<void> {
+    const pending: Promise<void>[] = [];
+    const parser = createParser({
+      onEvent: (event) => {
+        if (event.event === 'consultation') pending.push(this.#refresh(event.data));
+        if (event.event === 'session-expired') void this.#signIn(true).catch(() => undefined);
+      },
+    });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined));
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+    await Promise.allSettled(pending);
+  }
+
+  /** An event is a hint: the consultation is re-read, never taken from the event. */
+  async #refresh(data: string): Promise<void> {
+    let hint: { type?: string; consultationId?: string; status?: ConsultationStatus };
+    try {
+      hint = JSON.parse(data) as typeof hint;
+    } catch {
+      return;
+    }
+    if (!hint.consultationId) return;
+    try {
+      const consultation = await this.client.getConsultation(hint.consultationId);
+      this.dispatchEvent(
+        new CustomEvent<ConsultationUpdate>('consultation', {
+          detail: { type: hint.type ?? 'changed', consultation },
+        }),
+      );
+    } catch {
+      // The next event or a poll will catch up.
+    }
+  }
+}
+
+export const sessionContext = createContext<SessionManager | undefined>(Symbol('consult-session'));

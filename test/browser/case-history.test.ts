@@ -1,0 +1,434 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { CaseHistory } from '../../src/elements/case-history/case-history.js';
+import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
+import { LANGUAGES } from '../../src/elements/shared/localize.js';
+import { SessionManager } from '../../src/elements/shared/session.js';
+import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
+import { inSession, shadowText } from './support/backend.js';
+
+CaseHistory.define('case-history');
+ConsultThread.define('consult-thread');
+
+const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
+  element.shadowRoot!.querySelector<T>(selector);
+const rows = (element: CaseHistory) => [
+  ...element.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=item]'),
+];
+const listed = (element: CaseHistory) =>
+  waitUntil(() => rows(element).length > 0, 'the list loads', { timeout: 5000 });
+const liveRegion = (element: Element) => $(element, '[role=status]')!.textContent ?? '';
+const thread = (element: CaseHistory) => $<ConsultThread>(element, 'consult-thread');
+
+const ALEX_NEWEST_FIRST = [
+  'cns_demo_alex_vitamin',
+  'cns_demo_alex_bp',
+  'cns_demo_alex_rash',
+  'cns_demo_alex_sleep',
+];
+
+const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) =>
+  backend.sandbox.fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+const firstQuestion = (backend: DemoBackend, id: string) =>
+  backend.sandbox.state.consultations.get(id)!.questions[0]!.question;
+
+describe('<case-history>', () => {
+  it('is accessible with a list', async () => {
+    const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+    await listed(element);
+    await expect(element).to.be.accessible();
+  });
+
+  it('is accessible and busy while loading', async () => {
+    const pending = new SessionManager({ endpoint: '/consult', signIn: () => new Promise(() => {}) });
+    const element = await fixture<CaseHistory>(html`<case-history .session=${pending}></case-history>`);
+    expect($(element, '[part=base]')!.getAttribute('aria-busy')).to.equal('true');
+    expect(shadowText(element)).to.contain('Loading your consultations');
+    await expect(element).to.be.accessible();
+  });
+
+  it('has sensible defaults', () => {
+    const element = document.createElement('case-history') as CaseHistory;
+    expect(element.selected).to.equal(undefined);
+    expect(element.pollInterval).to.equal(30000);
+    expect(element.chunkSize).to.equal(50);
+    expect(element.endpoint).to.equal(undefined);
+  });
+
+  it('maps its attributes to properties', async () => {
+    const pending = new SessionManager({ endpoint: '/consult', signIn: () => new Promise(() => {}) });
+    const element = await fixture<CaseHistory>(
+      html`<case-history
+        open="cns_demo_alex_bp"
+        poll-interval="1000"
+        chunk-size="20"
+        endpoint="/elsewhere"
+        .session=${pending}
+      ></case-history>`,
+    );
+    expect(element.selected).to.equal('cns_demo_alex_bp');
+    expect(element.pollInterval).to.equal(1000);
+    expect(element.chunkSize).to.equal(20);
+    expect(element.endpoint).to.equal('/elsewhere');
+    element.removeAttribute('open');
+    expect(element.selected).to.equal(null);
+  });
+
+  describe('when the member has no consultations', () => {
+    it('shows the empty state', async () => {
+      const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`, {
+        member: 'sam',
+      });
+      await waitUntil(() => $(element, '[part=empty]'), 'the empty state shows', { timeout: 5000 });
+      expect(shadowText(element)).to.contain('You have not asked a doctor yet');
+      expect($(element, '[part=base]')!.getAttribute('aria-busy')).to.equal('false');
+      await expect(element).to.be.accessible();
+    });
+
+    it('shows the partner’s own empty content from the empty slot', async () => {
+      const { element } = await inSession<CaseHistory>(
+        html`<case-history><p slot="empty">Ask our doctors anything.</p></case-history>`,
+        { member: 'sam' },
+      );
+      await waitUntil(() => $(element, '[part=empty]'), 'the empty state shows', { timeout: 5000 });
+      const slot = $<HTMLSlotElement>(element, 'slot[name=empty]')!;
+      expect(slot.assignedElements()[0]!.textContent).to.equal('Ask our doctors anything.');
+    });
+  });
+
+  describe('when the history cannot be loaded', () => {
+    it('says so, is accessible, and loads on Try again', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      let failing = true;
+      const flaky: typeof fetch = (input, init) =>
+        failing && String(input).includes('/case-history')
+          ? Promise.resolve(new Response('{}', { status: 500 }))
+          : backend.fetch(input, init);
+      const manager = new SessionManager({
+        endpoint: backend.endpoint,
+        fetch: flaky,
+        signIn: backend.signInAs('alex'),
+      });
+      const element = await fixture<CaseHistory>(html`<case-history .session=${manager}></case-history>`);
+      await waitUntil(() => $(element, '[role=alert]'), 'the error shows', { timeout: 5000 });
+      expect(shadowText(element)).to.contain('We could not load your consultations');
+      await expect(element).to.be.accessible();
+      failing = false;
+      $<HTMLButtonElement>(element, '[role=alert] button')!.click();
+      await listed(element);
+      expect(rows(element)).to.have.length(4);
+    });
+  });
+
+  describe('when alex opens the history', () => {
+    it('lists the four cases newest first, with badges, dates and questions used', async () => {
+      const { backend, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      const items = rows(element);
+      expect(items.map((row) => row.querySelector('.title')!.textContent)).to.deep.equal(
+        ALEX_NEWEST_FIRST.map((id) => firstQuestion(backend, id)),
+      );
+      expect(items.map((row) => row.querySelector('[part=status]')!.textContent!.trim())).to.deep.equal([
+        'Status: Open',
+        'Status: Answered',
+        'Status: Answered',
+        'Status: Closed',
+      ]);
+      const date = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+      ALEX_NEWEST_FIRST.forEach((id, index) => {
+        const createdAt = backend.sandbox.state.consultations.get(id)!.createdAt;
+        const time = items[index]!.querySelector('time')!;
+        expect(time.textContent).to.equal(date.format(new Date(createdAt)));
+        expect(time.getAttribute('datetime')).to.equal(createdAt);
+      });
+      expect(items[0]!.textContent).to.contain('1 of 3 questions');
+      expect(items[2]!.textContent).to.contain('2 of 3 questions');
+      expect($(element, '[part=list]')!.getAttribute('aria-label')).to.equal('Your consultations');
+    });
+
+    it('opens a case with the list’s record and goes back with focus restored', async () => {
+      const { backend, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      const readsBefore = backend.sandbox.requests.filter((r) =>
+        r.path.endsWith('/cns_demo_alex_rash'),
+      ).length;
+      rows(element)[2]!.click();
+      await element.updateComplete;
+      expect(element.selected).to.equal('cns_demo_alex_rash');
+      const opened = thread(element)!;
+      expect(opened.getAttribute('consultation-id')).to.equal('cns_demo_alex_rash');
+      expect(element.shadowRoot!.activeElement).to.equal($(element, '[part=back-button]'));
+      await waitUntil(
+        () => opened.shadowRoot!.querySelectorAll('[part=answer] strong').length === 2,
+        'the thread',
+        {
+          timeout: 5000,
+        },
+      );
+      expect(shadowText(opened)).to.contain('Dr. Sofía Martínez');
+      const readsAfter = backend.sandbox.requests.filter((r) =>
+        r.path.endsWith('/cns_demo_alex_rash'),
+      ).length;
+      expect(readsAfter, 'the thread used the list’s record').to.equal(readsBefore);
+      await expect(element).to.be.accessible();
+
+      $<HTMLButtonElement>(element, '[part=back-button]')!.click();
+      await element.updateComplete;
+      expect(thread(element)).to.equal(null);
+      expect(element.selected).to.equal(undefined);
+      expect(element.shadowRoot!.activeElement).to.equal(rows(element)[2]);
+    });
+
+    it('works from the keyboard: one tab stop, arrows, Enter to open', async () => {
+      const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      expect(rows(element).map((row) => row.tabIndex)).to.deep.equal([0, -1, -1, -1]);
+      rows(element)[0]!.focus();
+      await sendKeys({ press: 'ArrowDown' });
+      await sendKeys({ press: 'ArrowDown' });
+      await element.updateComplete;
+      expect(element.shadowRoot!.activeElement).to.equal(rows(element)[2]);
+      expect(rows(element).map((row) => row.tabIndex)).to.deep.equal([-1, -1, 0, -1]);
+      await sendKeys({ press: 'End' });
+      await element.updateComplete;
+      expect(element.shadowRoot!.activeElement).to.equal(rows(element)[3]);
+      await sendKeys({ press: 'ArrowUp' });
+      await element.updateComplete;
+      expect(element.shadowRoot!.activeElement).to.equal(rows(element)[2]);
+
+      await sendKeys({ press: 'Enter' });
+      await element.updateComplete;
+      expect(element.selected).to.equal('cns_demo_alex_rash');
+      await sendKeys({ press: 'Enter' });
+      await element.updateComplete;
+      expect(element.selected).to.equal(undefined);
+      expect(element.shadowRoot!.activeElement).to.equal(rows(element)[2]);
+    });
+
+    it('opens the deep-linked case and goes back to its row', async () => {
+      const { element } = await inSession<CaseHistory>(
+        html`<case-history open="cns_demo_alex_bp"></case-history>`,
+      );
+      await waitUntil(
+        () => thread(element)?.shadowRoot?.querySelector('[part=answer] strong'),
+        'the thread',
+        {
+          timeout: 5000,
+        },
+      );
+      expect(shadowText(thread(element)!)).to.contain('142/91');
+      await expect(element).to.be.accessible();
+      $<HTMLButtonElement>(element, '[part=back-button]')!.click();
+      await listed(element);
+      await element.updateComplete;
+      expect(element.shadowRoot!.activeElement).to.equal(rows(element)[1]);
+    });
+  });
+
+  describe('when something changes while the list is shown', () => {
+    it('updates the row live when an answer arrives, and announces it', async () => {
+      const { backend, session, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
+      await sandboxPost(backend, '/_sandbox/consultations/cns_demo_alex_vitamin/answer', {
+        answer: 'Yes, **10 micrograms** a day from October to March.',
+      });
+      await waitUntil(
+        () => rows(element)[0]!.querySelector('[part=status]')!.textContent!.includes('Answered'),
+        'the row shows the answer',
+        { timeout: 5000 },
+      );
+      expect(liveRegion(element)).to.contain('A doctor has answered one of your questions');
+      await expect(element).to.be.accessible();
+    });
+
+    it('adds a consultation created elsewhere on the page', async () => {
+      const { backend, session, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
+      const created = await session.manager.client.createConsultation({
+        userId: session.manager.user!.id,
+        questions: ['Can I fly with an ear infection?'],
+      });
+      // Creating sends no event; the claim does.
+      await sandboxPost(backend, `/_sandbox/consultations/${created.consultationId}/claim`);
+      await waitUntil(() => rows(element).length === 5, 'the new case is listed', { timeout: 5000 });
+      expect(rows(element)[0]!.textContent).to.contain('Can I fly with an ear infection?');
+      expect(rows(element)[0]!.textContent).to.contain('In progress');
+    });
+
+    it('polls open cases while the live stream is down', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      const noStream: typeof fetch = (input, init) =>
+        String(input).endsWith('/events')
+          ? Promise.reject(new TypeError('the stream is blocked'))
+          : backend.fetch(input, init);
+      const manager = new SessionManager({
+        endpoint: backend.endpoint,
+        fetch: noStream,
+        signIn: backend.signInAs('alex'),
+      });
+      const element = await fixture<CaseHistory>(
+        html`<case-history poll-interval="100" .session=${manager}></case-history>`,
+      );
+      await listed(element);
+      await sandboxPost(backend, '/_sandbox/consultations/cns_demo_alex_vitamin/claim');
+      await waitUntil(
+        () => rows(element)[0]!.querySelector('[part=status]')!.textContent!.includes('In progress'),
+        'the row follows by polling',
+        { timeout: 5000 },
+      );
+      expect(manager.live).to.equal(false);
+    });
+
+    it('counts a follow-up asked in the opened thread', async () => {
+      const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      rows(element)[0]!.click();
+      await element.updateComplete;
+      const opened = thread(element)!;
+      await waitUntil(() => opened.shadowRoot!.querySelector('[part=followup-input]'), 'the thread', {
+        timeout: 5000,
+      });
+      opened.shadowRoot!.querySelector<HTMLTextAreaElement>('[part=followup-input]')!.focus();
+      await sendKeys({ type: 'Which dose is right for me?' });
+      opened.shadowRoot!.querySelector<HTMLButtonElement>('[part=submit-button]')!.click();
+      await waitUntil(() => opened.shadowRoot!.querySelectorAll('[part=question]').length === 2, 'sent', {
+        timeout: 5000,
+      });
+      $<HTMLButtonElement>(element, '[part=back-button]')!.click();
+      await element.updateComplete;
+      expect(rows(element)[0]!.textContent).to.contain('2 of 3 questions');
+    });
+  });
+
+  describe('when the history is long', () => {
+    // A test that scrolls leaves the window scrolled down, where the next list's end would be in view.
+    beforeEach(() => window.scrollTo(0, 0));
+    afterEach(() => window.scrollTo(0, 0));
+
+    it('renders 1,000 consultations in chunks without freezing', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      const start = Date.parse('2020-01-01T00:00:00Z');
+      for (let i = 0; i < 1000; i++) {
+        const id = `cns_bulk_${String(i).padStart(4, '0')}`;
+        backend.sandbox.state.consultations.set(id, {
+          consultationId: id,
+          userId: DEMO_USER_IDS.sam,
+          status: i % 3 === 0 ? 'resolved' : 'closed',
+          createdAt: new Date(start + i * 3_600_000).toISOString(),
+          questions: [{ question: `Question number ${i} about something that worries me a little.` }],
+        });
+      }
+      const before = performance.now();
+      const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`, {
+        backend,
+        member: 'sam',
+      });
+      await waitUntil(() => element.shadowRoot!.querySelector('[part=list]'), 'the list loads', {
+        timeout: 10000,
+      });
+      const elapsed = performance.now() - before;
+      console.log(`case-history: 1,000 consultations listed in ${elapsed.toFixed(1)} ms, sign-in included`);
+
+      expect(rows(element).length).to.be.lessThan(100);
+      expect(rows(element)[0]!.textContent).to.contain('Question number 999');
+      expect(shadowText(element)).to.contain('Show more (950 left)');
+
+      // Scrolling to the end renders the next chunk.
+      element.shadowRoot!.querySelector('.sentinel')!.scrollIntoView();
+      await waitUntil(() => rows(element).length >= 100, 'the next chunk renders on scrolling', {
+        timeout: 5000,
+      });
+      expect(rows(element).length).to.be.lessThan(1000);
+
+      // The button does the same, and focus moves to the first new row.
+      const shown = rows(element).length;
+      $<HTMLButtonElement>(element, '[part=more-button]')!.click();
+      await element.updateComplete;
+      expect(rows(element).length).to.be.greaterThan(shown);
+      expect(element.shadowRoot!.activeElement).to.equal(rows(element)[shown]);
+    });
+
+    it('renders 1,000 consultations from a scripted fetch in under 100 rows', async () => {
+      const history = Array.from({ length: 1000 }, (_, i) => ({
+        consultationId: `cns_scripted_${i}`,
+        userId: 'usr_scripted',
+        status: 'resolved',
+        createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+        questions: [{ question: `Scripted question ${i}`, answer: 'An answer.' }],
+      }));
+      const scripted: typeof fetch = async (input) => {
+        const url = String(input);
+        if (url.endsWith('/session')) {
+          return Response.json({
+            token: 'scripted-token',
+            expiresAt: Date.now() + 3_600_000,
+            user: { id: 'usr_scripted', language: 'en' },
+          });
+        }
+        if (url.endsWith('/user/usr_scripted/case-history')) return Response.json(history);
+        return new Response(null, { status: 503 });
+      };
+      const manager = new SessionManager({ endpoint: '/scripted', fetch: scripted });
+      const before = performance.now();
+      const element = await fixture<CaseHistory>(html`<case-history .session=${manager}></case-history>`);
+      await listed(element);
+      console.log(
+        `case-history: 1,000 scripted consultations listed in ${(performance.now() - before).toFixed(1)} ms`,
+      );
+      expect(rows(element)).to.have.length(50);
+      expect(rows(element)[0]!.textContent).to.contain('Scripted question 999');
+    });
+  });
+
+  describe('in every language', () => {
+    const english = ['of 3 questions', 'Answered', 'Closed', 'Open'];
+
+    for (const lang of LANGUAGES) {
+      it(`renders in ${lang}`, async () => {
+        const { backend, element } = await inSession<CaseHistory>(
+          html`<case-history lang=${lang}></case-history>`,
+        );
+        await listed(element);
+        const base = $(element, '[part=base]')!;
+        expect(base.getAttribute('dir')).to.equal(lang === 'ar' ? 'rtl' : 'ltr');
+        const text = shadowText(element);
+        if (lang !== 'en') {
+          for (const words of english) {
+            if (lang === 'nl' && words === 'Open') continue; // the same word in Dutch
+            expect(text, `${lang}: ${words}`).not.to.contain(words);
+          }
+        }
+        const createdAt = backend.sandbox.state.consultations.get('cns_demo_alex_bp')!.createdAt;
+        expect(text).to.contain(
+          new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }).format(new Date(createdAt)),
+        );
+        await expect(element).to.be.accessible();
+
+        // The opened thread speaks the same language.
+        rows(element)[1]!.click();
+        await element.updateComplete;
+        expect(thread(element)!.getAttribute('lang')).to.equal(lang);
+      });
+    }
+
+    it('follows an Arabic-speaking member right to left', async () => {
+      const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`, {
+        member: 'noor',
+      });
+      await listed(element);
+      expect($(element, '[part=base]')!.getAttribute('dir')).to.equal('rtl');
+      expect(shadowText(element)).to.contain('تمت الإجابة');
+    });
+  });
+});

@@ -1,0 +1,680 @@
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { MAX_QUESTION_LENGTH } from '../../src/client/types.js';
+import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
+import { loadDraft } from '../../src/elements/shared/drafts.js';
+import type { ConsultErrorEvent } from '../../src/elements/shared/events.js';
+import { LANGUAGES } from '../../src/elements/shared/localize.js';
+import { SessionManager } from '../../src/elements/shared/session.js';
+import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
+import { inSession, shadowText, upstreamCalls } from './support/backend.js';
+
+ConsultForm.define('consult-form');
+
+const ALEX = DEMO_USER_IDS.alex;
+
+// --- What a member sees and does -----------------------------------------------------------
+
+const textareas = (form: ConsultForm) => [...form.shadowRoot!.querySelectorAll('textarea')];
+const textarea = (form: ConsultForm, index = 0) => textareas(form)[index]!;
+const part = (form: ConsultForm, name: string) =>
+  form.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+const button = (form: ConsultForm, text: string) =>
+  [...form.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === text);
+const labelOf = (form: ConsultForm, field: HTMLTextAreaElement) =>
+  form.shadowRoot!.querySelector(`label[for="${field.id}"]`)?.textContent?.trim();
+const describedBy = (form: ConsultForm, field: HTMLTextAreaElement) =>
+  (field.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((id) => form.shadowRoot!.getElementById(id)?.textContent?.replace(/\s+/g, ' ').trim())
+    .join(' | ');
+const focused = (form: ConsultForm) => form.shadowRoot!.activeElement;
+
+async function formShown(form: ConsultForm): Promise<void> {
+  await waitUntil(() => textareas(form).length > 0, 'the form is shown', { timeout: 5000 });
+}
+
+async function typeInto(form: ConsultForm, index: number, text: string): Promise<void> {
+  textarea(form, index).focus();
+  await sendKeys({ type: text });
+  await form.updateComplete;
+}
+
+/** What a paste does: the whole text at once, then an input event. */
+async function paste(form: ConsultForm, index: number, text: string): Promise<void> {
+  const field = textarea(form, index);
+  field.focus();
+  field.value = text;
+  field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  await form.updateComplete;
+}
+
+async function threadShown(form: ConsultForm): Promise<Element> {
+  await waitUntil(() => form.shadowRoot!.querySelector('consult-thread'), 'the thread is shown', {
+    timeout: 5000,
+  });
+  return form.shadowRoot!.querySelector('consult-thread')!;
+}
+
+// --- What crossed the wire -----------------------------------------------------------------
+
+const upstreamCreates = (backend: DemoBackend) =>
+  backend.sandbox.requests.filter((r) => r.method === 'POST' && r.path === '/consultation');
+
+const consultationsOf = (backend: DemoBackend, userId: string) =>
+  [...backend.sandbox.state.consultations.values()].filter((c) => c.userId === userId);
+
+async function setFaults(
+  backend: DemoBackend,
+  faults: { errorRate?: number; latencyMs?: number },
+): Promise<void> {
+  await backend.sandbox.fetch('/_sandbox/faults', { method: 'POST', body: JSON.stringify(faults) });
+}
+
+describe('<consult-form>', () => {
+  // Drafts live in this page's sessionStorage and demo member ids are fixed: start each test clean.
+  beforeEach(() => sessionStorage.clear());
+  afterEach(() => sessionStorage.clear());
+
+  it('is accessible while loading, and says so', async () => {
+    const never = new SessionManager({ endpoint: '/consult', signIn: () => new Promise(() => {}) });
+    const form = await fixture<ConsultForm>(html`<consult-form .session=${never}></consult-form>`);
+    expect(part(form, 'base')!.getAttribute('aria-busy')).to.equal('true');
+    expect(shadowText(form)).to.contain('Loading');
+    expect(form.shadowRoot!.querySelector('[role=status]')!.textContent).to.contain('Loading');
+    await expect(form).to.be.accessible();
+  });
+
+  it('is accessible with the form shown', async () => {
+    const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+    await formShown(form);
+    expect(part(form, 'base')!.getAttribute('aria-busy')).to.equal('false');
+    await expect(form).to.be.accessible();
+  });
+
+  it('has sensible defaults', () => {
+    const form = document.createElement('consult-form') as ConsultForm;
+    expect(form.busy).to.equal(false);
+    expect(form.endpoint).to.equal(undefined);
+    expect(form.session).to.equal(undefined);
+    expect(form.theme).to.equal(undefined);
+  });
+
+  it('reflects its attributes and properties', async () => {
+    const never = new SessionManager({ endpoint: '/consult', signIn: () => new Promise(() => {}) });
+    const form = await fixture<ConsultForm>(
+      html`<consult-form endpoint="/elsewhere" theme="dark" .session=${never}></consult-form>`,
+    );
+    expect(form.endpoint).to.equal('/elsewhere');
+    expect(form.theme).to.equal('dark');
+    expect(form.activeSession).to.equal(never, 'a session set from JavaScript wins');
+    form.busy = true;
+    await form.updateComplete;
+    expect(form.hasAttribute('busy')).to.equal(true);
+    form.busy = false;
+    await form.updateComplete;
+    expect(form.hasAttribute('busy')).to.equal(false);
+  });
+
+  it('shows one question, the emergency notice above it and the counter', async () => {
+    const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+    await formShown(form);
+    expect(textareas(form)).to.have.length(1);
+    expect(labelOf(form, textarea(form))).to.equal('Your question');
+    const emergency = part(form, 'emergency')!;
+    expect(emergency.textContent).to.contain('If this is an emergency, call your local emergency number now');
+    expect(emergency.compareDocumentPosition(textarea(form)) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(
+      0,
+    );
+    expect(part(form, 'counter')!.textContent).to.contain('1 of 3 questions');
+    expect(part(form, 'counter')!.textContent).to.contain('2 more possible');
+    // Errors come after interaction, not on first paint.
+    expect(textarea(form).getAttribute('aria-invalid')).to.equal('false');
+    expect(form.shadowRoot!.querySelector('.error')).to.equal(null);
+    expect(part(form, 'character-count')).to.equal(null, 'no counter far from the limit');
+  });
+
+  it('lets a partner replace the emergency notice', async () => {
+    const { element: form } = await inSession<ConsultForm>(
+      html`<consult-form><p slot="emergency">Call 112 or our nurse line.</p></consult-form>`,
+    );
+    await formShown(form);
+    const slot = part(form, 'emergency')!.querySelector('slot')!;
+    expect(slot.assignedElements()[0]!.textContent).to.equal('Call 112 or our nurse line.');
+  });
+
+  describe('when the member asks three questions', () => {
+    it('sends them as one consultation, shows its thread and announces it', async () => {
+      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'I have had a dry cough for two weeks.');
+      part(form, 'add-button')!.click();
+      await form.updateComplete;
+      expect(focused(form)).to.equal(textarea(form, 1), 'focus moves to the new question');
+      expect(labelOf(form, textarea(form, 1))).to.equal('Follow-up question 2');
+      await sendKeys({ type: 'Should I stop running?' });
+      part(form, 'add-button')!.click();
+      await form.updateComplete;
+      expect(focused(form)).to.equal(textarea(form, 2));
+      await sendKeys({ type: 'Could it be my inhaler?' });
+      expect(part(form, 'counter')!.textContent).to.contain('3 of 3 questions');
+
+      const submitted = oneEvent(form, 'consult-submitted');
+      part(form, 'submit-button')!.click();
+      const event = await submitted;
+      expect(event.detail.questions).to.equal(3);
+      expect(Object.keys(event.detail).sort()).to.deep.equal(
+        ['consultationId', 'questions'],
+        'ids only, no text',
+      );
+
+      const thread = await threadShown(form);
+      expect(thread.getAttribute('consultation-id')).to.equal(event.detail.consultationId);
+      await form.updateComplete;
+      expect(focused(form)?.textContent).to.contain('Your question was sent');
+
+      const created = backend.sandbox.state.consultations.get(event.detail.consultationId)!;
+      expect(created.userId).to.equal(ALEX);
+      expect(created.questions.map((q) => q.question)).to.deep.equal([
+        'I have had a dry cough for two weeks.',
+        'Should I stop running?',
+        'Could it be my inhaler?',
+      ]);
+      await expect(form).to.be.accessible();
+    });
+
+    it('sends from the keyboard and starts a new, empty form with "Ask another question"', async () => {
+      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'Is a rash after sun normal?');
+      await sendKeys({ press: 'Shift+Enter' });
+      await sendKeys({ type: 'It itches.' });
+      await sendKeys({ press: 'Control+Enter' }); // sends from the keyboard; Enter alone is a new line
+      const thread = await threadShown(form);
+      const created = backend.sandbox.state.consultations.get(thread.getAttribute('consultation-id')!)!;
+      expect(created.questions.map((q) => q.question)).to.deep.equal([
+        'Is a rash after sun normal?\nIt itches.',
+      ]);
+      button(form, 'Ask another question')!.click();
+      await form.updateComplete;
+      expect(form.shadowRoot!.querySelector('consult-thread')).to.equal(null);
+      expect(textareas(form)).to.have.length(1);
+      expect(textarea(form).value).to.equal('');
+      expect(focused(form)).to.equal(textarea(form));
+    });
+  });
+
+  describe('when the page reloads', () => {
+    it('restores the draft for the same member, and another member sees an empty form', async () => {
+      const {
+        element: form,
+        session,
+        backend,
+      } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'Draft about my knee');
+      part(form, 'add-button')!.click();
+      await form.updateComplete;
+      await sendKeys({ type: 'And my ankle' });
+      form.remove();
+
+      const again = document.createElement('consult-form') as ConsultForm;
+      session.append(again);
+      await formShown(again);
+      expect(textareas(again).map((t) => t.value)).to.deep.equal(['Draft about my knee', 'And my ankle']);
+      expect(shadowText(again)).to.contain('Your unsent draft was restored.');
+
+      const { element: noorForm } = await inSession<ConsultForm>(
+        html`<consult-form lang="en"></consult-form>`,
+        {
+          member: 'noor',
+          backend,
+        },
+      );
+      await formShown(noorForm);
+      expect(textareas(noorForm).map((t) => t.value)).to.deep.equal(['']);
+    });
+
+    it('clears the draft once the question is sent', async () => {
+      const { element: form, session } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'Sent question');
+      await waitUntil(() => loadDraft(ALEX, 'consult-form'), 'the draft is saved as the member types');
+      part(form, 'submit-button')!.click();
+      await threadShown(form);
+      expect(loadDraft(ALEX, 'consult-form')).to.equal(undefined);
+      form.remove();
+      const again = document.createElement('consult-form') as ConsultForm;
+      session.append(again);
+      await formShown(again);
+      expect(textarea(again).value).to.equal('');
+    });
+
+    it('forgets the draft when the member signs out', async () => {
+      const { element: form, session } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'Private words');
+      form.remove(); // saves the draft at once
+      expect(loadDraft(ALEX, 'consult-form')).to.deep.equal({ questions: ['Private words'] });
+      session.append(form);
+      await formShown(form);
+      session.signOut();
+      await form.updateComplete;
+      expect(loadDraft(ALEX, 'consult-form')).to.equal(undefined);
+      expect(textareas(form).map((t) => t.value)).to.not.include('Private words');
+    });
+  });
+
+  describe('when the member clicks send twice', () => {
+    it('creates one consultation', async () => {
+      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      const before = consultationsOf(backend, ALEX).length;
+      await typeInto(form, 0, 'Only once, please');
+      const submit = part(form, 'submit-button')!;
+      submit.click();
+      submit.click();
+      await threadShown(form);
+      expect(upstreamCreates(backend)).to.have.length(1);
+      expect(upstreamCalls(backend, 'POST', /^\/consultation$/)).to.equal(1);
+      expect(consultationsOf(backend, ALEX)).to.have.length(before + 1);
+    });
+
+    it('is busy and accessible while sending', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let sent = 0;
+      const heldFetch: typeof fetch = async (input, init) => {
+        if (init?.method === 'POST' && String(input).endsWith('/consultation')) {
+          sent++;
+          await held;
+        }
+        return backend.fetch(input, init);
+      };
+      // On its own, with a session from JavaScript.
+      const session = new SessionManager({
+        endpoint: backend.endpoint,
+        fetch: heldFetch,
+        signIn: backend.signInAs('alex'),
+      });
+      const form = await fixture<ConsultForm>(html`<consult-form .session=${session}></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'Held question');
+      const submit = part(form, 'submit-button')!;
+      submit.focus();
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      expect(form.busy).to.equal(true);
+      expect(form.hasAttribute('busy')).to.equal(true);
+      expect(submit.getAttribute('aria-disabled')).to.equal('true');
+      expect(submit.textContent?.trim()).to.equal('Sending…');
+      expect(focused(form)).to.equal(submit, 'focus stays on the button');
+      expect(textarea(form).readOnly).to.equal(true);
+      expect(form.shadowRoot!.querySelector('[role=status]')!.textContent).to.contain(
+        'Sending your question',
+      );
+      await expect(form).to.be.accessible();
+      submit.click();
+      textarea(form).focus();
+      await sendKeys({ press: 'Control+Enter' });
+      form.startWith('Handed over while sending'); // waits for the new form instead of being lost
+      release();
+      await threadShown(form);
+      button(form, 'Ask another question')!.click();
+      await form.updateComplete;
+      expect(textarea(form).value).to.equal('Handed over while sending');
+      expect(form.busy).to.equal(false);
+      expect(sent).to.equal(1, 'one request left the page');
+      expect(upstreamCreates(backend)).to.have.length(1);
+      backend.close();
+    });
+  });
+
+  describe('when sending fails', () => {
+    it('keeps the text, and a retry sends the same key and creates one consultation', async () => {
+      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      const before = consultationsOf(backend, ALEX).length;
+      await typeInto(form, 0, 'Will this survive an outage?');
+      const errors: ConsultErrorEvent[] = [];
+      form.addEventListener('consult-error', (e) => errors.push(e));
+
+      await setFaults(backend, { errorRate: 1 });
+      part(form, 'submit-button')!.click();
+      await waitUntil(
+        () => form.shadowRoot!.querySelector('[part=notice][role=alert]'),
+        'the failure is shown',
+        {
+          timeout: 8000,
+        },
+      );
+      expect(shadowText(form)).to.contain('Your question could not be sent');
+      expect(textarea(form).value).to.equal('Will this survive an outage?');
+      expect(form.busy).to.equal(false);
+      expect(errors.map((e) => e.detail.operation)).to.deep.equal(['createConsultation']);
+      expect(loadDraft<{ idempotencyKey?: string }>(ALEX, 'consult-form')?.idempotencyKey).to.be.a('string');
+      await expect(form).to.be.accessible();
+
+      await setFaults(backend, { errorRate: 0 });
+      button(form, 'Try again')!.click();
+      await threadShown(form);
+
+      const creates = upstreamCreates(backend);
+      expect(creates.length).to.be.greaterThan(1, 'the failed attempts reached the upstream too');
+      expect(new Set(creates.map((r) => r.idempotencyKey)).size).to.equal(1, 'one key for every attempt');
+      expect(creates.filter((r) => r.status === 201)).to.have.length(1);
+      expect(consultationsOf(backend, ALEX)).to.have.length(before + 1);
+    });
+
+    it('after a reload, sending the restored draft uses the same key', async () => {
+      const {
+        element: form,
+        session,
+        backend,
+      } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'Sent before the reload');
+      await setFaults(backend, { errorRate: 1 });
+      part(form, 'submit-button')!.click();
+      await waitUntil(
+        () => form.shadowRoot!.querySelector('[part=notice][role=alert]'),
+        'the failure is shown',
+        {
+          timeout: 8000,
+        },
+      );
+      await setFaults(backend, { errorRate: 0 });
+      form.remove();
+
+      const again = document.createElement('consult-form') as ConsultForm;
+      session.append(again);
+      await formShown(again);
+      expect(textarea(again).value).to.equal('Sent before the reload');
+      part(again, 'submit-button')!.click();
+      await threadShown(again);
+      const creates = upstreamCreates(backend);
+      expect(new Set(creates.map((r) => r.idempotencyKey)).size).to.equal(1);
+      expect(creates.filter((r) => r.status === 201)).to.have.length(1);
+    });
+
+    it('a changed question after a failure is a new request with a new key', async () => {
+      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'First wording');
+      await setFaults(backend, { errorRate: 1 });
+      part(form, 'submit-button')!.click();
+      await waitUntil(
+        () => form.shadowRoot!.querySelector('[part=notice][role=alert]'),
+        'the failure is shown',
+        {
+          timeout: 8000,
+        },
+      );
+      await setFaults(backend, { errorRate: 0 });
+      await typeInto(form, 0, ', better');
+      part(form, 'submit-button')!.click();
+      const thread = await threadShown(form);
+      const created = backend.sandbox.state.consultations.get(thread.getAttribute('consultation-id')!)!;
+      expect(created.questions.map((q) => q.question)).to.deep.equal(['First wording, better']);
+      expect(new Set(upstreamCreates(backend).map((r) => r.idempotencyKey)).size).to.equal(2);
+    });
+  });
+
+  describe('when a question is empty or too long', () => {
+    it('flags an empty question on send, focuses it and sends nothing', async () => {
+      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      part(form, 'submit-button')!.click();
+      await form.updateComplete;
+      const field = textarea(form);
+      expect(field.getAttribute('aria-invalid')).to.equal('true');
+      expect(describedBy(form, field)).to.contain('Write your question before sending.');
+      expect(focused(form)).to.equal(field);
+      expect(form.shadowRoot!.querySelector('[role=status]')!.textContent).to.contain('needs your attention');
+      expect(upstreamCreates(backend)).to.have.length(0);
+      await expect(form).to.be.accessible();
+
+      await sendKeys({ type: 'Now it has words' });
+      expect(field.getAttribute('aria-invalid')).to.equal('false');
+      expect(form.shadowRoot!.querySelector('.error')).to.equal(null);
+    });
+
+    it('flags an empty extra question and focuses it', async () => {
+      const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'The first one');
+      part(form, 'add-button')!.click();
+      await form.updateComplete;
+      part(form, 'submit-button')!.click();
+      await form.updateComplete;
+      expect(textarea(form, 0).getAttribute('aria-invalid')).to.equal('false');
+      expect(textarea(form, 1).getAttribute('aria-invalid')).to.equal('true');
+      expect(describedBy(form, textarea(form, 1))).to.contain('Write this question, or remove it.');
+      expect(focused(form)).to.equal(textarea(form, 1));
+    });
+
+    it('shows the characters left near the limit and flags text over it without losing any', async () => {
+      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await paste(form, 0, 'a'.repeat(MAX_QUESTION_LENGTH * 0.8 - 2));
+      expect(part(form, 'character-count')).to.equal(null);
+      await sendKeys({ type: 'bb' });
+      await form.updateComplete;
+      expect(part(form, 'character-count')!.textContent).to.contain('400 characters left');
+      expect(describedBy(form, textarea(form))).to.contain('400 characters left');
+      expect(textarea(form).getAttribute('aria-invalid')).to.equal('false');
+
+      await paste(form, 0, 'a'.repeat(MAX_QUESTION_LENGTH));
+      await sendKeys({ type: 'xy' });
+      await form.updateComplete;
+      const field = textarea(form);
+      expect(field.value).to.have.length(MAX_QUESTION_LENGTH + 2, 'nothing is cut off');
+      expect(part(form, 'character-count')!.textContent).to.contain('2 characters too many');
+      expect(field.getAttribute('aria-invalid')).to.equal('true');
+      expect(describedBy(form, field)).to.contain('This question is too long');
+      await expect(form).to.be.accessible();
+
+      part(form, 'submit-button')!.click();
+      await form.updateComplete;
+      expect(focused(form)).to.equal(field);
+      expect(upstreamCreates(backend)).to.have.length(0);
+    });
+  });
+
+  describe('when three questions are there', () => {
+    it('offers no fourth, and removing one offers it again', async () => {
+      const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      part(form, 'add-button')!.click();
+      await form.updateComplete;
+      part(form, 'add-button')!.click();
+      await form.updateComplete;
+      expect(textareas(form)).to.have.length(3);
+      expect(part(form, 'add-button')).to.equal(null);
+      expect(part(form, 'counter')!.textContent).to.contain('3 of 3 questions');
+      expect(part(form, 'counter')!.textContent).to.contain('none left to add');
+
+      const remove = form.shadowRoot!.querySelector<HTMLButtonElement>(
+        'button[aria-label="Remove follow-up question 3"]',
+      )!;
+      remove.click();
+      await form.updateComplete;
+      expect(textareas(form)).to.have.length(2);
+      expect(focused(form)).to.equal(textarea(form, 1), 'focus goes to the question before');
+      expect(part(form, 'add-button')).to.exist;
+      expect(part(form, 'counter')!.textContent).to.contain('2 of 3 questions');
+    });
+
+    it('keeps text handed over when all three are taken, without a fourth', async () => {
+      const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      form.startWith('one');
+      form.startWith('two');
+      form.startWith('three');
+      form.startWith('four');
+      await form.updateComplete;
+      expect(textareas(form).map((t) => t.value)).to.deep.equal(['one', 'two', 'three\n\nfour']);
+    });
+  });
+
+  describe('when the navigator hands over', () => {
+    it('startWith fills the first empty question and focuses it', async () => {
+      const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      form.startWith('Text from the navigator');
+      await form.updateComplete;
+      expect(textarea(form).value).to.equal('Text from the navigator');
+      expect(focused(form)).to.equal(textarea(form));
+      await waitUntil(() => loadDraft(ALEX, 'consult-form'), 'kept as a draft');
+    });
+
+    it('startWith before the form is ready keeps the text until it is', async () => {
+      const { session } = await inSession<HTMLElement>(html`<p>portal</p>`);
+      const form = document.createElement('consult-form') as ConsultForm;
+      form.startWith('Early words');
+      session.append(form);
+      await formShown(form);
+      await form.updateComplete;
+      expect(textarea(form).value).to.equal('Early words');
+      expect(focused(form)).to.equal(textarea(form));
+    });
+  });
+
+  describe('when the member has no active subscription', () => {
+    it('shows a clear state instead of the form', async () => {
+      const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`, {
+        member: 'sam',
+      });
+      await waitUntil(() => shadowText(form).includes('No active subscription'), 'the state is shown', {
+        timeout: 5000,
+      });
+      expect(textareas(form)).to.have.length(0);
+      expect(shadowText(form)).to.contain('does not include questions to a doctor');
+      await expect(form).to.be.accessible();
+    });
+
+    it('lets the partner explain their offer', async () => {
+      const { element: form } = await inSession<ConsultForm>(
+        html`<consult-form><p slot="no-subscription">Upgrade to Plus to ask a doctor.</p></consult-form>`,
+        { member: 'sam' },
+      );
+      await waitUntil(
+        () => form.shadowRoot!.querySelector('slot[name=no-subscription]'),
+        'the state is shown',
+        {
+          timeout: 5000,
+        },
+      );
+      const slot = form.shadowRoot!.querySelector<HTMLSlotElement>('slot[name=no-subscription]')!;
+      expect(slot.assignedElements()[0]!.textContent).to.equal('Upgrade to Plus to ask a doctor.');
+    });
+
+    it('switches to that state when the service refuses the question', async () => {
+      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      await typeInto(form, 0, 'Asked just after my plan ended');
+      for (const subscription of backend.sandbox.state.subscriptions.values()) {
+        if (subscription.userId === ALEX) subscription.canceledAt = new Date().toISOString();
+      }
+      part(form, 'submit-button')!.click();
+      await waitUntil(() => shadowText(form).includes('No active subscription'), 'the state is shown', {
+        timeout: 5000,
+      });
+      await form.updateComplete;
+      expect(focused(form)?.textContent).to.contain('No active subscription', 'focus follows the notice');
+      expect(loadDraft<{ questions: string[] }>(ALEX, 'consult-form')?.questions).to.deep.equal([
+        'Asked just after my plan ended',
+      ]);
+    });
+  });
+
+  describe('when the account is not active', () => {
+    it('shows a clear state instead of the form', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      backend.sandbox.state.users.get(ALEX)!.userStatus = 'deactivatedUser';
+      const { element: form } = await inSession<ConsultForm>(
+        html`<consult-form><p slot="inactive">Call us on 0800 123.</p></consult-form>`,
+        { backend },
+      );
+      await waitUntil(() => shadowText(form).includes('Account not active'), 'the state is shown', {
+        timeout: 5000,
+      });
+      expect(textareas(form)).to.have.length(0);
+      const slot = form.shadowRoot!.querySelector<HTMLSlotElement>('slot[name=inactive]')!;
+      expect(slot.assignedElements()[0]!.textContent).to.equal('Call us on 0800 123.');
+      await expect(form).to.be.accessible();
+    });
+  });
+
+  describe('when loading fails', () => {
+    it('shows an error with a retry that recovers', async () => {
+      const { session, backend } = await inSession<HTMLElement>(html`<p>portal</p>`);
+      await setFaults(backend, { errorRate: 1 });
+      const form = document.createElement('consult-form') as ConsultForm;
+      const failed = oneEvent(form, 'consult-error');
+      session.append(form);
+      await waitUntil(() => shadowText(form).includes('could not load'), 'the error is shown', {
+        timeout: 8000,
+      });
+      const { detail } = await failed;
+      expect(detail.operation).to.equal('getUserSubscriptions');
+      expect(detail.status).to.equal(502, "the proxy's answer to an unavailable upstream");
+      expect(form.shadowRoot!.querySelector('[role=alert]')).to.exist;
+      await expect(form).to.be.accessible();
+
+      await setFaults(backend, { errorRate: 0 });
+      button(form, 'Try again')!.click();
+      await formShown(form);
+      await form.updateComplete;
+      expect(focused(form)).to.equal(textarea(form), 'focus goes to the form that replaced the button');
+    });
+
+    it('shows the error on its own when its endpoint cannot be reached', async () => {
+      const form = await fixture<ConsultForm>(html`<consult-form endpoint="/no-such-proxy"></consult-form>`);
+      await waitUntil(() => shadowText(form).includes('could not load'), 'the error is shown', {
+        timeout: 8000,
+      });
+      expect(button(form, 'Try again')).to.exist;
+    });
+  });
+
+  describe('in every language', () => {
+    const english = ['Your question', 'Add another question', 'emergency', 'Send to a doctor', 'questions'];
+
+    it('renders with no English left, Arabic right to left', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      for (const lang of LANGUAGES) {
+        const { element: form } = await inSession<ConsultForm>(
+          html`<consult-form lang=${lang}></consult-form>`,
+          {
+            backend,
+          },
+        );
+        await formShown(form);
+        const base = part(form, 'base')!;
+        expect(base.getAttribute('lang')).to.equal(lang);
+        expect(base.getAttribute('dir')).to.equal(lang === 'ar' ? 'rtl' : 'ltr');
+        expect(labelOf(form, textarea(form))).to.have.length.greaterThan(2);
+        if (lang !== 'en') {
+          const text = shadowText(form);
+          for (const phrase of english) expect(text, `${lang}: ${phrase}`).to.not.contain(phrase);
+        }
+      }
+    });
+
+    it("follows the member's language", async () => {
+      const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`, {
+        member: 'noor',
+      });
+      await formShown(form);
+      expect(part(form, 'base')!.getAttribute('dir')).to.equal('rtl');
+      expect(labelOf(form, textarea(form))).to.equal('سؤالك');
+    });
+  });
+});

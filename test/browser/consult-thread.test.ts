@@ -1,0 +1,668 @@
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { Consultation } from '../../src/client/types.js';
+import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
+import { LANGUAGES } from '../../src/elements/shared/localize.js';
+import { SessionManager } from '../../src/elements/shared/session.js';
+import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { inSession, shadowText } from './support/backend.js';
+
+ConsultThread.define('consult-thread');
+
+const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
+  element.shadowRoot!.querySelector<T>(selector);
+const $$ = (element: Element, selector: string) => [
+  ...element.shadowRoot!.querySelectorAll<HTMLElement>(selector),
+];
+const liveRegion = (element: Element) => $(element, '[role=status]')!.textContent ?? '';
+
+/** Waits until the thread shows its questions, and every answer has been rendered from markdown. */
+async function loaded(element: ConsultThread): Promise<void> {
+  await waitUntil(() => $(element, '[part=question]'), 'the thread loads', { timeout: 5000 });
+  await waitUntil(
+    () => $$(element, '[part=answer]').every((answer) => answer.firstElementChild !== null),
+    'the answers render as markdown',
+    { timeout: 5000 },
+  );
+}
+
+/** Types into the follow-up box as a member does and sends it with the button. */
+async function askFollowUp(element: ConsultThread, text: string): Promise<void> {
+  $<HTMLTextAreaElement>(element, '[part=followup-input]')!.focus();
+  await sendKeys({ type: text });
+  $<HTMLButtonElement>(element, '[part=submit-button]')!.click();
+}
+
+const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) =>
+  backend.sandbox.fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+/** A thread inside a signed-in session, for a consultation created now with `questions`. */
+async function newThread(questions: string[], attributes: { pollInterval?: number } = {}) {
+  const fixtureResult = await inSession<ConsultThread>(
+    html`<consult-thread poll-interval=${attributes.pollInterval ?? 30000}></consult-thread>`,
+  );
+  const { session, element } = fixtureResult;
+  const user = await session.manager.ready();
+  const created = await session.manager.client.createConsultation({ userId: user.id, questions });
+  element.consultationId = created.consultationId;
+  await waitUntil(() => $(element, '[part=question]'), 'the thread loads', { timeout: 5000 });
+  return { ...fixtureResult, consultationId: created.consultationId };
+}
+
+const sample = (overrides: Partial<Consultation> = {}): Consultation => ({
+  consultationId: 'cns_sample',
+  userId: 'usr_sample',
+  status: 'resolved',
+  createdAt: '2026-03-04T10:00:00.000Z',
+  questions: [
+    {
+      question: 'Is it safe to exercise with a cold?',
+      answer: 'Light exercise is **usually fine** if your symptoms are above the neck.',
+      professional: {
+        name: 'Dr. Amara Okafor',
+        title: 'General Practitioner',
+        specialties: ['General practice'],
+        licenses: [{ licenseNumber: 'GMC 7212345', countries: ['GB'] }],
+        profileUrl: 'https://professionals.example.org/amara-okafor',
+      },
+    },
+    { question: 'And with a fever?' },
+  ],
+  ...overrides,
+});
+
+describe('<consult-thread>', () => {
+  it('is accessible with a resolved consultation', async () => {
+    const { element } = await inSession<ConsultThread>(
+      html`<consult-thread consultation-id="cns_demo_alex_rash"></consult-thread>`,
+    );
+    await loaded(element);
+    await expect(element).to.be.accessible();
+  });
+
+  it('is accessible and busy while loading', async () => {
+    const pending = new SessionManager({ endpoint: '/consult', signIn: () => new Promise(() => {}) });
+    const element = await fixture<ConsultThread>(
+      html`<consult-thread consultation-id="cns_demo_alex_rash" .session=${pending}></consult-thread>`,
+    );
+    expect($(element, '[part=base]')!.getAttribute('aria-busy')).to.equal('true');
+    expect(shadowText(element)).to.contain('Loading the consultation');
+    await expect(element).to.be.accessible();
+  });
+
+  it('is accessible with nothing selected', async () => {
+    const element = await fixture<ConsultThread>(html`<consult-thread></consult-thread>`);
+    expect(shadowText(element)).to.contain('No consultation is selected');
+    await expect(element).to.be.accessible();
+  });
+
+  it('has sensible defaults', () => {
+    const element = document.createElement('consult-thread') as ConsultThread;
+    expect(element.consultationId).to.equal(undefined);
+    expect(element.consultation).to.equal(undefined);
+    expect(element.pollInterval).to.equal(30000);
+    expect(element.endpoint).to.equal(undefined);
+  });
+
+  it('maps its attributes to properties', async () => {
+    const pending = new SessionManager({ endpoint: '/consult', signIn: () => new Promise(() => {}) });
+    const element = await fixture<ConsultThread>(
+      html`<consult-thread
+        consultation-id="cns_a"
+        poll-interval="500"
+        endpoint="/elsewhere"
+        .session=${pending}
+      ></consult-thread>`,
+    );
+    expect(element.consultationId).to.equal('cns_a');
+    expect(element.pollInterval).to.equal(500);
+    expect(element.endpoint).to.equal('/elsewhere');
+    element.setAttribute('consultation-id', 'cns_b');
+    expect(element.consultationId).to.equal('cns_b');
+  });
+
+  describe('when the consultation does not exist', () => {
+    it('says so in words, offers a retry and is accessible', async () => {
+      const { element } = await inSession<ConsultThread>(html`<consult-thread></consult-thread>`);
+      const errors: string[] = [];
+      element.addEventListener('consult-error', (event) => errors.push(event.detail.code));
+      element.consultationId = 'cns_nothing_here';
+      await waitUntil(() => $(element, '[role=alert]'), 'the error shows', { timeout: 5000 });
+      expect(shadowText(element)).to.contain('This consultation could not be found');
+      expect(shadowText(element)).not.to.contain('404');
+      expect($(element, '[part=base]')!.getAttribute('aria-busy')).to.equal('false');
+      expect(errors).to.have.length(1);
+      await expect(element).to.be.accessible();
+
+      // Try again with an id that exists: the retry loads it.
+      element.consultationId = 'cns_demo_alex_bp';
+      await loaded(element);
+      expect(shadowText(element)).to.contain('142/91');
+    });
+
+    it('loads when the member presses Try again', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      let failing = true;
+      const flaky: typeof fetch = (input, init) =>
+        failing && String(input).includes('/consultation/')
+          ? Promise.resolve(new Response('{}', { status: 500 }))
+          : backend.fetch(input, init);
+      const manager = new SessionManager({
+        endpoint: backend.endpoint,
+        fetch: flaky,
+        signIn: backend.signInAs('alex'),
+      });
+      const element = await fixture<ConsultThread>(
+        html`<consult-thread consultation-id="cns_demo_alex_bp" .session=${manager}></consult-thread>`,
+      );
+      await waitUntil(() => $(element, '[role=alert] button'), 'the error shows', { timeout: 5000 });
+      expect(shadowText(element)).to.contain('We could not load this consultation');
+      failing = false;
+      $<HTMLButtonElement>(element, '[role=alert] button')!.click();
+      await loaded(element);
+      expect(shadowText(element)).to.contain('142/91');
+    });
+  });
+
+  describe('when it shows alex’s rash consultation', () => {
+    it('renders both answers as markdown, with the professional, licences and attachments', async () => {
+      const { element } = await inSession<ConsultThread>(
+        html`<consult-thread consultation-id="cns_demo_alex_rash"></consult-thread>`,
+      );
+      await loaded(element);
+      const answers = $$(element, '[part=answer]');
+      expect(answers).to.have.length(2);
+      for (const answer of answers) {
+        expect(answer.classList.contains('markdown')).to.equal(true);
+        expect(answer.querySelector('strong'), 'bold text').to.exist;
+        expect(answer.querySelectorAll('li').length, 'list items').to.be.greaterThan(1);
+      }
+      const link = answers[0]!.querySelector('a')!;
+      expect(link.protocol).to.equal('https:');
+      expect(link.rel).to.contain('noopener');
+      expect(link.target).to.equal('_blank');
+
+      const professional = $$(element, '[part=professional]')[0]!;
+      const text = professional.textContent!.replace(/\s+/g, ' ');
+      expect(text).to.contain('Dr. Sofía Martínez');
+      expect(text).to.contain('Dermatologist');
+      expect(text).to.contain('Dermatology');
+      expect(text).to.contain('Licence CMM 28/2811934 (Spain)');
+      expect(text).to.contain('Licence GMC 7654321 (United Kingdom)');
+      const profile = professional.querySelector('a')!;
+      expect(profile.href).to.equal('https://professionals.example.org/sofia-martinez');
+      expect(profile.rel).to.equal('noopener noreferrer');
+
+      const attachment = $(element, '.attachments a') as HTMLAnchorElement;
+      expect(attachment.textContent).to.equal('emollient-guide.pdf');
+      expect(attachment.rel).to.equal('noopener noreferrer');
+
+      expect($(element, '[part=status]')!.textContent).to.contain('Answered');
+      expect(shadowText(element)).to.contain('2 of 3 questions used');
+      expect(shadowText(element)).to.contain('Your follow-up question');
+    });
+
+    it('uses the consultation it is given instead of fetching it', async () => {
+      const { backend, session, element } = await inSession<ConsultThread>(
+        html`<consult-thread></consult-thread>`,
+      );
+      const consultation = await session.manager.client.getConsultation('cns_demo_alex_rash');
+      const before = backend.sandbox.requests.filter((r) => r.path.endsWith('/cns_demo_alex_rash')).length;
+      element.consultation = consultation;
+      await loaded(element);
+      expect(element.consultationId).to.equal('cns_demo_alex_rash');
+      const after = backend.sandbox.requests.filter((r) => r.path.endsWith('/cns_demo_alex_rash')).length;
+      expect(after).to.equal(before);
+    });
+  });
+
+  it('follows a consultation set on its own to its id', async () => {
+    const element = await fixture<ConsultThread>(
+      html`<consult-thread .consultation=${sample()}></consult-thread>`,
+    );
+    element.consultation = sample({
+      consultationId: 'cns_other',
+      questions: [{ question: 'Another question?' }],
+    });
+    await element.updateComplete;
+    expect(element.consultationId).to.equal('cns_other');
+    expect(shadowText(element)).to.contain('Another question?');
+  });
+
+  it('keeps a newer record when the page hands back the one it first gave', async () => {
+    const first = sample();
+    const element = await fixture<ConsultThread>(
+      html`<consult-thread .consultation=${first}></consult-thread>`,
+    );
+    const answered = sample({
+      questions: [
+        first.questions[0]!,
+        { question: 'And with a fever?', answer: 'Rest **until it is gone**.' },
+      ],
+    });
+    element.consultation = answered;
+    await loaded(element);
+    element.consultation = first;
+    await element.updateComplete;
+    expect(element.consultation).to.equal(answered);
+    expect(element.shadowRoot!.querySelectorAll('[part=answer]')).to.have.length(2);
+  });
+
+  describe('when a doctor answers while the member watches', () => {
+    it('shows the answer without a reload and announces it', async () => {
+      const { backend, session, element, consultationId } = await newThread([
+        'Can I take ibuprofen for a headache?',
+      ]);
+      expect(shadowText(element)).to.contain('Waiting for a doctor');
+      expect($(element, '[part=status]')!.textContent).to.contain('Open');
+      await expect(element).to.be.accessible();
+      await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
+
+      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/claim`);
+      await waitUntil(() => shadowText(element).includes('A doctor is working on your question'), 'claimed', {
+        timeout: 5000,
+      });
+      await expect(element).to.be.accessible();
+
+      const answered = oneEvent(element, 'consult-answered');
+      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/answer`, {
+        answer: 'Yes, **ibuprofen** is fine:\n\n- with food\n- for a few days',
+      });
+      const event = await answered;
+      expect(event.detail).to.deep.equal({ consultationId, status: 'resolved' });
+      await loaded(element);
+      expect($(element, '[part=answer] strong')!.textContent).to.equal('ibuprofen');
+      expect(liveRegion(element)).to.contain('A doctor has answered your question');
+      expect($(element, '[part=status]')!.textContent).to.contain('Answered');
+    });
+
+    it('polls for the answer while the live stream is down', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      let streamAttempts = 0;
+      const noStream: typeof fetch = (input, init) => {
+        if (String(input).endsWith('/events')) {
+          streamAttempts++;
+          return Promise.reject(new TypeError('the stream is blocked'));
+        }
+        return backend.fetch(input, init);
+      };
+      const manager = new SessionManager({
+        endpoint: backend.endpoint,
+        fetch: noStream,
+        signIn: backend.signInAs('alex'),
+      });
+      const user = await manager.ready();
+      const created = await manager.client.createConsultation({
+        userId: user.id,
+        questions: ['Is a cough after a cold normal?'],
+      });
+      const element = await fixture<ConsultThread>(
+        html`<consult-thread
+          consultation-id=${created.consultationId}
+          poll-interval="100"
+          .session=${manager}
+        ></consult-thread>`,
+      );
+      await waitUntil(() => $(element, '[part=question]'), 'the thread loads', { timeout: 5000 });
+      await sandboxPost(backend, `/_sandbox/consultations/${created.consultationId}/answer`, {
+        answer: 'A cough can last **three weeks** after a cold.',
+      });
+      await waitUntil(() => $(element, '[part=answer] strong'), 'the answer arrives by polling', {
+        timeout: 5000,
+      });
+      expect(manager.live).to.equal(false);
+      expect(streamAttempts).to.be.greaterThan(0);
+      expect(liveRegion(element)).to.contain('A doctor has answered your question');
+
+      // Answered: the polling stops.
+      const polls = () =>
+        backend.sandbox.requests.filter((r) => r.path.endsWith(created.consultationId)).length;
+      const count = polls();
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(polls()).to.equal(count);
+    });
+  });
+
+  describe('when the member asks follow-up questions', () => {
+    it('sends them, counts them, focuses the new question and closes at the cap', async () => {
+      const { backend, element, consultationId } = await newThread(['My knee clicks when I climb stairs.']);
+      expect(shadowText(element)).to.contain('1 of 3 questions used');
+      await expect(element).to.be.accessible();
+
+      const followup = oneEvent(element, 'consult-followup');
+      await askFollowUp(element, 'It does not hurt. Should I still worry?');
+      const event = await followup;
+      expect(event.detail).to.deep.equal({ consultationId, questionsUsed: 2 });
+      await waitUntil(() => $$(element, '[part=question]').length === 2, 'the question appears');
+      await element.updateComplete;
+      expect($$(element, '[part=question]')[1]!.textContent).to.contain(
+        'It does not hurt. Should I still worry?',
+      );
+      expect(shadowText(element)).to.contain('2 of 3 questions used');
+      expect(element.shadowRoot!.activeElement?.id).to.equal('question-1');
+      expect($<HTMLTextAreaElement>(element, '[part=followup-input]')!.value).to.equal('');
+      expect(liveRegion(element)).to.contain('Your question was sent');
+
+      await askFollowUp(element, 'Can I keep running?');
+      await waitUntil(() => $$(element, '[part=question]').length === 3, 'the third question appears');
+      expect(shadowText(element)).to.contain('3 of 3 questions used');
+      expect(shadowText(element)).to.contain('You have used all 3 questions of this consultation');
+      expect($(element, '[part=followup-input]')).to.equal(null);
+      expect($(element, '[part=submit-button]')).to.equal(null);
+      await expect(element).to.be.accessible();
+
+      const posts = backend.sandbox.requests.filter(
+        (r) => r.method === 'POST' && r.path.endsWith(consultationId),
+      );
+      expect(posts).to.have.length(2);
+      expect(
+        posts.every((r) => typeof r.idempotencyKey === 'string' && r.idempotencyKey.length > 0),
+      ).to.equal(true);
+      expect(new Set(posts.map((r) => r.idempotencyKey)).size).to.equal(2);
+    });
+
+    it('asks for words before sending an empty question', async () => {
+      const { backend, element, consultationId } = await newThread(['Is it fine to sleep eight hours?']);
+      $<HTMLButtonElement>(element, '[part=submit-button]')!.click();
+      await element.updateComplete;
+      const input = $<HTMLTextAreaElement>(element, '[part=followup-input]')!;
+      expect(shadowText(element)).to.contain('Please write your question before sending it');
+      expect(input.getAttribute('aria-invalid')).to.equal('true');
+      expect(input.getAttribute('aria-describedby')).to.contain('followup-error');
+      expect(element.shadowRoot!.activeElement).to.equal(input);
+      await expect(element).to.be.accessible();
+      expect(
+        backend.sandbox.requests.some((r) => r.method === 'POST' && r.path.endsWith(consultationId)),
+      ).to.equal(false);
+      await sendKeys({ type: 'x' });
+      await element.updateComplete;
+      expect(input.getAttribute('aria-invalid')).to.equal('false');
+    });
+
+    it('keeps the draft across a reload and clears it once sent', async () => {
+      const { session, element, consultationId } = await newThread(['How much water should I drink?']);
+      $<HTMLTextAreaElement>(element, '[part=followup-input]')!.focus();
+      await sendKeys({ type: 'And in hot weather?' });
+      const user = session.manager.user!;
+      const key = `consult-elements:draft:${user.id}:followup:${consultationId}`;
+      expect(sessionStorage.getItem(key)).to.contain('And in hot weather?');
+
+      // The page reloads: a new element for the same consultation gets the text back.
+      element.remove();
+      const again = document.createElement('consult-thread') as ConsultThread;
+      again.consultationId = consultationId;
+      session.append(again);
+      await waitUntil(() => $(again, '[part=followup-input]'), 'the thread loads again', { timeout: 5000 });
+      expect($<HTMLTextAreaElement>(again, '[part=followup-input]')!.value).to.equal('And in hot weather?');
+
+      $<HTMLButtonElement>(again, '[part=submit-button]')!.click();
+      await waitUntil(() => $$(again, '[part=question]').length === 2, 'sent');
+      expect(sessionStorage.getItem(key)).to.equal(null);
+    });
+
+    it('sends with Ctrl+Enter', async () => {
+      const { element } = await newThread(['Is coffee bad for my heart?']);
+      $<HTMLTextAreaElement>(element, '[part=followup-input]')!.focus();
+      await sendKeys({ type: 'What about tea?' });
+      await sendKeys({ press: 'Control+Enter' });
+      await waitUntil(() => $$(element, '[part=question]').length === 2, 'sent with the keyboard');
+    });
+
+    it('explains a failure in words and retries with the same idempotency key', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      const keys: string[] = [];
+      let failNext = true;
+      const flaky: typeof fetch = (input, init) => {
+        const followUp = init?.method === 'POST' && /\/consultation\/cns_/.test(String(input));
+        if (followUp) {
+          keys.push(new Headers(init?.headers).get('idempotency-key') ?? '');
+          if (failNext) {
+            failNext = false;
+            return Promise.resolve(
+              new Response(JSON.stringify({ code: 'internal', title: 'Server error', status: 500 }), {
+                status: 500,
+                headers: { 'content-type': 'application/problem+json' },
+              }),
+            );
+          }
+        }
+        return backend.fetch(input, init);
+      };
+      const manager = new SessionManager({
+        endpoint: backend.endpoint,
+        fetch: flaky,
+        signIn: backend.signInAs('alex'),
+      });
+      const user = await manager.ready();
+      const created = await manager.client.createConsultation({
+        userId: user.id,
+        questions: ['Why do I sneeze in the sun?'],
+      });
+      const element = await fixture<ConsultThread>(
+        html`<consult-thread consultation-id=${created.consultationId} .session=${manager}></consult-thread>`,
+      );
+      await waitUntil(() => $(element, '[part=followup-input]'), 'the thread loads', { timeout: 5000 });
+      await askFollowUp(element, 'Is it hereditary?');
+      await waitUntil(() => $(element, '[role=alert]'), 'the failure shows');
+      expect(shadowText(element)).to.contain('Your question could not be sent');
+      expect(shadowText(element)).not.to.contain('500');
+      expect($<HTMLTextAreaElement>(element, '[part=followup-input]')!.value).to.equal('Is it hereditary?');
+      await expect(element).to.be.accessible();
+
+      $<HTMLButtonElement>(element, '[part=submit-button]')!.click();
+      await waitUntil(() => $$(element, '[part=question]').length === 2, 'sent on the retry');
+      expect(keys).to.have.length(2);
+      expect(keys[0]).to.have.length.greaterThan(0);
+      expect(keys[1]).to.equal(keys[0]);
+      const recorded = backend.sandbox.requests.filter(
+        (r) => r.method === 'POST' && r.path.endsWith(created.consultationId),
+      );
+      expect(recorded).to.have.length(1);
+    });
+
+    it('explains a 409 from the server in words', async () => {
+      const { session, element, consultationId } = await newThread([
+        'I have hay fever every spring.',
+        'Which antihistamine is least drowsy?',
+      ]);
+      expect(shadowText(element)).to.contain('2 of 3 questions used');
+      // Behind the element's back, the third question is used up.
+      await session.manager.client.addConsultationFollowUp(consultationId, {
+        question: 'Can children take it?',
+      });
+
+      await askFollowUp(element, 'Can I take it with alcohol?');
+      await waitUntil(
+        () => shadowText(element).includes('You have used all 3 questions of this consultation'),
+        'the limit is explained',
+        { timeout: 5000 },
+      );
+      const text = shadowText(element);
+      expect(text).not.to.contain('409');
+      expect(text).not.to.contain('question_limit_reached');
+      expect($(element, '[part=followup-input]')).to.equal(null);
+      expect(element.shadowRoot!.activeElement?.id).to.equal('followup-notice');
+      // What the member typed is not lost.
+      expect($<HTMLTextAreaElement>(element, '#unsent')!.value).to.equal('Can I take it with alcohol?');
+      await waitUntil(
+        () => $$(element, '[part=question]').length === 3,
+        'the thread shows the server’s questions',
+      );
+      await expect(element).to.be.accessible();
+    });
+  });
+
+  describe('when the consultation ends', () => {
+    for (const [action, words] of [
+      ['close', 'This consultation was closed; start a new one to ask more.'],
+      ['cancel', 'This consultation was canceled; start a new one to ask more.'],
+    ] as const) {
+      it(`closes the follow-up box with the reason (${action})`, async () => {
+        const { backend, session, element, consultationId } = await newThread([
+          'Do I need a flu jab every year?',
+        ]);
+        await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
+        expect($(element, '[part=followup-input]')).to.exist;
+        await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/${action}`);
+        await waitUntil(() => shadowText(element).includes(words), 'the reason shows', { timeout: 5000 });
+        expect($(element, '[part=followup-input]')).to.equal(null);
+        expect(shadowText(element)).to.contain('This question was not answered');
+        expect(liveRegion(element)).to.contain(words);
+        await expect(element).to.be.accessible();
+      });
+    }
+  });
+
+  describe('when the content is hostile', () => {
+    it('renders hostile markdown and names with no script, handler, style or unsafe link', async () => {
+      let alerted = false;
+      const originalAlert = window.alert;
+      window.alert = () => {
+        alerted = true;
+      };
+      try {
+        const { backend, session, element, consultationId } = await newThread([
+          '<img src=x onerror=alert(1)> is this a rash?',
+        ]);
+        await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
+        const answer = [
+          '**Bold** <img src=x onerror=alert(1)>',
+          '[x](javascript:alert(1))',
+          '<script>alert(1)</script>',
+          '<svg onload=alert(1)><circle r="4"/></svg>',
+          '<a href="data:text/html,<script>alert(1)</script>">data link</a>',
+          '<div style="position:fixed;inset:0;background:red">overlay</div>',
+          '<iframe src="https://example.org"></iframe>',
+          '[fine](https://example.org/ok)',
+        ].join('\n\n');
+        await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/answer`, {
+          answer,
+          professional: {
+            name: '<img src=x onerror=alert(1)>',
+            title: '<script>alert(1)</script>',
+            specialties: ['<b onmouseover=alert(1)>x</b>'],
+            licenses: [{ licenseNumber: '<svg onload=alert(1)>', countries: ['GB', 'not a country'] }],
+            profileUrl: 'javascript:alert(1)',
+          },
+        });
+        await waitUntil(() => $(element, '[part=answer] strong'), 'the answer renders', { timeout: 5000 });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+
+        const root = element.shadowRoot!;
+        // Only the element's own follow-up form may be a form; nothing from the content may add one.
+        const content = [...root.querySelectorAll('[part=question], [part=answer], [part=professional]')];
+        const forbidden = content.flatMap((part) => [
+          ...part.querySelectorAll('script, svg, img, iframe, object, embed, form, input, [style]'),
+        ]);
+        expect(forbidden.map((node) => node.localName)).to.deep.equal([]);
+        expect(root.querySelectorAll('script, svg, img, iframe, [style]').length).to.equal(0);
+        for (const node of root.querySelectorAll('*')) {
+          for (const attribute of node.attributes) {
+            expect(attribute.name.startsWith('on'), `${node.localName} has ${attribute.name}`).to.equal(
+              false,
+            );
+          }
+        }
+        for (const link of root.querySelectorAll('a')) {
+          const href = link.getAttribute('href');
+          if (href !== null) expect(href).to.match(/^(https:|mailto:|tel:)/);
+        }
+        expect(root.querySelector('[part=answer] a[href="https://example.org/ok"]')).to.exist;
+        const professional = $(element, '[part=professional]')!;
+        expect(professional.textContent).to.contain('<img src=x onerror=alert(1)>');
+        expect(professional.querySelector('a'), 'no profile link for javascript:').to.equal(null);
+        expect($(element, '[part=question]')!.textContent).to.contain(
+          '<img src=x onerror=alert(1)> is this a rash?',
+        );
+        expect(alerted).to.equal(false);
+      } finally {
+        window.alert = originalAlert;
+      }
+    });
+
+    it('links only https attachments and profiles, and says what it left out', async () => {
+      const consultation = sample({
+        questions: [
+          {
+            question: 'Here are my results.',
+            answer: 'They look normal.',
+            attachments: [
+              'https://files.example.org/docs/lab%20results.pdf',
+              'javascript:alert(1)',
+              'http://insecure.example.org/scan.pdf',
+              'not a url',
+            ],
+            professional: {
+              name: 'Dr. Lukas Becker',
+              title: 'Specialist in Internal Medicine',
+              specialties: ['Internal medicine', 'Cardiology'],
+              licenses: [{ licenseNumber: 'LÄK-BY 48213', countries: ['DE', 'AT'] }],
+              profileUrl: 'http://professionals.example.org/lukas-becker',
+            },
+          },
+        ],
+      });
+      const element = await fixture<ConsultThread>(
+        html`<consult-thread .consultation=${consultation}></consult-thread>`,
+      );
+      await loaded(element);
+      const links = $$(element, '.attachments a') as HTMLAnchorElement[];
+      expect(links.map((a) => a.textContent)).to.deep.equal(['lab results.pdf']);
+      expect(links[0]!.rel).to.equal('noopener noreferrer');
+      expect(shadowText(element)).to.contain(
+        '3 attachments were left out because their links are not secure.',
+      );
+      expect(shadowText(element)).not.to.contain('javascript:');
+      expect($(element, '[part=professional] a')).to.equal(null);
+      expect(shadowText(element)).to.contain('Licence LÄK-BY 48213 (Germany and Austria)');
+      expect(shadowText(element)).to.contain('Internal medicine and Cardiology');
+      await expect(element).to.be.accessible();
+    });
+  });
+
+  describe('in every language', () => {
+    const english = [
+      'Waiting for a doctor',
+      'questions used',
+      'Ask a follow-up question',
+      'Send question',
+      'Answered by',
+    ];
+
+    for (const lang of LANGUAGES) {
+      it(`renders in ${lang}`, async () => {
+        const element = await fixture<ConsultThread>(
+          html`<consult-thread lang=${lang} .consultation=${sample()}></consult-thread>`,
+        );
+        await loaded(element);
+        const base = $(element, '[part=base]')!;
+        expect(base.getAttribute('lang')).to.equal(lang);
+        expect(base.getAttribute('dir')).to.equal(lang === 'ar' ? 'rtl' : 'ltr');
+        const text = shadowText(element);
+        if (lang !== 'en')
+          for (const words of english) expect(text, `${lang}: ${words}`).not.to.contain(words);
+        const region = new Intl.DisplayNames([lang], { type: 'region' }).of('GB')!;
+        expect(text).to.contain(region);
+        await expect(element).to.be.accessible();
+      });
+    }
+
+    it('follows an Arabic-speaking member right to left', async () => {
+      const { element } = await inSession<ConsultThread>(
+        html`<consult-thread consultation-id="cns_demo_noor_fever"></consult-thread>`,
+        { member: 'noor' },
+      );
+      await loaded(element);
+      expect($(element, '[part=base]')!.getAttribute('dir')).to.equal('rtl');
+      expect(shadowText(element)).to.contain('الإمارات');
+      expect(shadowText(element)).to.contain('تمت الإجابة');
+    });
+  });
+});

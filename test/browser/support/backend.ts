@@ -1,0 +1,56 @@
+/**
+ * Browser test support: the partner's back end in the page (the sandbox behind the real proxy)
+ * and a `<consult-session>` signed in as a demo member around the element under test.
+ */
+import { fixture, html, waitUntil } from '@open-wc/testing';
+import type { TemplateResult } from 'lit';
+import { ConsultSession } from '../../../src/elements/consult-session/consult-session.js';
+import {
+  createDemoBackend,
+  type DemoBackend,
+  type DemoBackendOptions,
+} from '../../../src/sandbox/demo-backend.js';
+
+ConsultSession.define('consult-session');
+
+export interface SessionFixture<T extends Element> {
+  backend: DemoBackend;
+  session: ConsultSession;
+  element: T;
+}
+
+/** A fresh back end (manual professionals), a session as `member`, and `content` inside it. */
+export async function inSession<T extends Element>(
+  content: TemplateResult,
+  options: {
+    member?: string;
+    backend?: DemoBackend;
+    backendOptions?: DemoBackendOptions;
+    lang?: string;
+  } = {},
+): Promise<SessionFixture<T>> {
+  const backend = options.backend ?? createDemoBackend(options.backendOptions);
+  await backend.ready;
+  const session = await fixture<ConsultSession>(html`
+    <consult-session
+      lang=${options.lang ?? ''}
+      .fetch=${backend.fetch}
+      .tokenProvider=${backend.signInAs(options.member ?? 'alex')}
+    >
+      ${content}
+    </consult-session>
+  `);
+  await waitUntil(() => session.manager.status === 'ready', 'the session signs in', { timeout: 5000 });
+  const element = session.firstElementChild as T;
+  return { backend, session, element };
+}
+
+/** Requests the proxy received, as `METHOD /path` lines (the sandbox log shows upstream calls). */
+export function upstreamCalls(backend: DemoBackend, method: string, pathPattern: RegExp): number {
+  return backend.sandbox.requests.filter((r) => r.method === method && pathPattern.test(r.path)).length;
+}
+
+/** Shadow-root text of an element, whitespace folded. */
+export function shadowText(element: Element): string {
+  return (element.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,155 @@
+/**
+ * End to end: the sandbox and the proxy started for real on loopback, the demo portal in Chromium
+ * through playwright-core, served with a strict CSP and Trusted Types (S13). A member's whole path
+ * is driven by clicking and typing; every response, storage entry and the shadow DOM are scanned
+ * for the API key and the upstream access token (S1).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startDemoStack, type DemoStack } from '../../demo/stack.js';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+
+const API_KEY_CANARY = 'canary-api-key-7d1f0c2e9b';
+
+describe('the demo portal in Chromium', () => {
+  let stack: DemoStack;
+  let browser: Browser;
+  const upstreamTokens = new Set<string>();
+  const received: string[] = [];
+
+  before(async () => {
+    stack = await startDemoStack({
+      port: 0,
+      sandbox: {
+        port: 0,
+        apiKeys: [API_KEY_CANARY],
+        professionals: { mode: 'auto', claimAfterMs: 200, answerAfterMs: 400 },
+      },
+      // Records every upstream access token the proxy uses, to look for it in the browser later.
+      upstreamFetch: (input, init) => {
+        const auth = new Headers(init?.headers).get('authorization');
+        if (auth) upstreamTokens.add(auth.replace(/^Bearer\s+/i, ''));
+        return fetch(input, init);
+      },
+      logger: () => undefined,
+    });
+    browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  async function openPortal(
+    context: BrowserContext,
+  ): Promise<{ page: Page; violations: string[]; errors: string[] }> {
+    const page = await context.newPage();
+    const violations: string[] = [];
+    const errors: string[] = [];
+    await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { reportViolation(t: string): void }).reportViolation(
+          `${e.violatedDirective} ${e.blockedURI}`,
+        ),
+      );
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('response', async (response) => {
+      const headers = JSON.stringify(response.headers());
+      const body = await response.text().catch(() => '');
+      received.push(headers, body);
+    });
+    await page.goto(stack.url);
+    return { page, violations, errors };
+  }
+
+  /** Every shadow root's text and attributes, and the page's storage and cookies. */
+  async function everythingTheBrowserHolds(page: Page, context: BrowserContext): Promise<string> {
+    // A string, not a function: the TypeScript loader would add helpers the page does not have.
+    const dom = await page.evaluate<string>(`(() => {
+      const parts = [];
+      const walk = (root) => {
+        for (const element of root.querySelectorAll('*')) {
+          parts.push(element.outerHTML.slice(0, 2000));
+          if (element.shadowRoot) walk(element.shadowRoot);
+        }
+      };
+      walk(document);
+      return parts.join('\\n');
+    })()`);
+    const storage = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
+    const cookies = JSON.stringify(await context.cookies());
+    return [dom, storage, cookies].join('\n');
+  }
+
+  it('lets Alex ask a doctor and see the answer arrive, with no CSP violation', async () => {
+    const context = await browser.newContext();
+    const { page, violations, errors } = await openPortal(context);
+
+    // The case history lists Alex's consultations.
+    await page.getByText('I have an itchy, dry patch', { exact: false }).first().waitFor({ timeout: 10_000 });
+
+    // Ask a question by typing and clicking.
+    const question = page.locator('consult-form textarea').first();
+    await question.click();
+    await question.pressSequentially('Is it safe to take ibuprofen with my blood pressure tablets?');
+    await page.locator('consult-form [part~="submit-button"]').click();
+
+    // The new consultation's thread appears, and the simulated professional's answer arrives live.
+    await page.locator('consult-form consult-thread').waitFor({ timeout: 10_000 });
+    await page.locator('consult-form consult-thread [part~="answer"] a').first().waitFor({ timeout: 15_000 });
+
+    const links = await page
+      .locator('consult-form consult-thread [part~="answer"] a')
+      .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), rel: a.getAttribute('rel') })));
+    assert.ok(links.length > 0);
+    for (const link of links) {
+      assert.match(link.href ?? '', /^https:/);
+      assert.equal(link.rel, 'noopener noreferrer');
+    }
+
+    // The health navigator suggests a doctor for a symptom and hands the text to the form.
+    const composer = page.locator('navigator-chat textarea');
+    await composer.click();
+    await composer.pressSequentially('I have had a headache and a fever since yesterday');
+    await composer.press('Enter');
+    await page.locator('navigator-chat [part~="handoff-button"]').click({ timeout: 10_000 });
+
+    assert.deepEqual(violations, [], 'no Content Security Policy or Trusted Types violation');
+    assert.deepEqual(errors, [], 'no uncaught error on the page');
+
+    const held = await everythingTheBrowserHolds(page, context);
+    const seen = [held, ...received].join('\n');
+    assert.ok(upstreamTokens.size > 0, 'the proxy used an upstream token');
+    assert.ok(!seen.includes(API_KEY_CANARY), 'the API key never reaches the browser');
+    for (const token of upstreamTokens)
+      assert.ok(!seen.includes(token), 'the upstream token never reaches the browser');
+    await context.close();
+  });
+
+  it('shows Sam the no-subscription state and Noor the portal right to left', async () => {
+    const context = await browser.newContext();
+    const { page } = await openPortal(context);
+    await page.locator('#member').selectOption('sam');
+    await page.locator('#sign-in button[type=submit]').click();
+    await page.getByText('Northwind Plus plan').waitFor({ timeout: 10_000 });
+
+    await page.locator('#member').selectOption('noor');
+    await page.locator('#sign-in button[type=submit]').click();
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('case-history')
+          ?.shadowRoot?.querySelector('[part~="base"]')
+          ?.getAttribute('dir') === 'rtl',
+      undefined,
+      { timeout: 10_000 },
+    );
+    await context.close();
+  });
+});
