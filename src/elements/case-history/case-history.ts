@@ -6,8 +6,10 @@ import { MAX_QUESTIONS_PER_CONSULTATION, type Consultation } from '../../client/
 import type { ConsultThread } from '../consult-thread/consult-thread.js';
 import { SessionElement } from '../shared/consult-element.js';
 import { defineStrings, LocalizeController } from '../shared/localize.js';
-import type { ConsultationUpdate, SessionManager } from '../shared/session.js';
+import { LiveUpdatesController } from '../shared/live-updates.js';
+import type { SessionManager } from '../shared/session.js';
 import { styles } from './case-history.styles.js';
+import { isOlder } from '../shared/consultations.js';
 
 const strings = defineStrings({
   en: {
@@ -127,14 +129,6 @@ const isActive = (c: Consultation) => c.status === 'open' || c.status === 'claim
 /** At most this many cases are re-read per poll, the newest first. */
 const MAX_POLLED = 20;
 
-const answeredCount = (c: Consultation) => c.questions.filter((q) => q.answer !== undefined).length;
-const isFinal = (c: Consultation) => c.status === 'canceled' || c.status === 'closed';
-/** A record behind the one listed: consultations only move forward (more questions, answers, an end). */
-const isOlder = (next: Consultation, current: Consultation): boolean =>
-  next.questions.length < current.questions.length ||
-  answeredCount(next) < answeredCount(current) ||
-  (isFinal(current) && !isFinal(next));
-
 const time = (iso: string) => {
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? -Infinity : ms;
@@ -185,12 +179,26 @@ export class CaseHistory extends SessionElement {
 
   private readonly localize = new LocalizeController(this, strings);
 
+  readonly #live = new LiveUpdatesController(this, {
+    onUpdate: (update) => {
+      if (this.phase === 'done') this.#upsert(update.consultation, true);
+    },
+    poll: async (session, signal) => {
+      const due = this.consultations.filter(isActive).slice(0, MAX_POLLED);
+      await Promise.allSettled(
+        due.map(async (c) => {
+          const next = await session.client.getConsultation(c.consultationId, { signal });
+          if (!signal.aborted) this.#upsert(next, true);
+        }),
+      );
+    },
+    shouldPoll: () => this.phase === 'done' && this.consultations.some(isActive),
+    interval: () => this.pollInterval,
+  });
+
   /** Whose history is on screen; another session or member loads again. */
   #loadedFor?: { session?: SessionManager; userId?: string };
   #load?: AbortController;
-  #polling?: { every: number; timer: ReturnType<typeof setInterval>; controller: AbortController };
-  #liveSession?: SessionManager;
-  #unsubscribe?: () => void;
   #openedWith?: Consultation;
   #returnTo?: string;
   #observer?: IntersectionObserver;
@@ -210,16 +218,10 @@ export class CaseHistory extends SessionElement {
     }
     this.#observer?.disconnect();
     this.#observed = undefined;
-    this.#syncPolling();
   }
 
   protected override sessionChanged(session: SessionManager | undefined): void {
-    this.#unsubscribe?.();
-    this.#liveSession?.removeEventListener('live', this.#onLive);
-    this.#liveSession = session;
-    this.#unsubscribe = session?.subscribe(this.#onUpdate);
-    session?.addEventListener('live', this.#onLive);
-    this.#syncPolling();
+    this.#live.setSession(session);
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -232,7 +234,6 @@ export class CaseHistory extends SessionElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    this.#syncPolling();
     this.#observeSentinel();
     if (this.#focusAfterUpdate) {
       this.#focusAfterUpdate()?.focus();
@@ -324,53 +325,11 @@ export class CaseHistory extends SessionElement {
     this.announcement = this.announcement === text ? `${text}\u00a0` : text;
   }
 
-  #onUpdate = (update: ConsultationUpdate): void => {
-    if (this.phase === 'done') this.#upsert(update.consultation, true);
-  };
-
-  #onLive = (): void => this.#syncPolling();
-
   /** The opened thread changed its consultation (a follow-up, an answer): the row follows. */
   #onThreadChange = (event: Event): void => {
     const consultation = (event.currentTarget as ConsultThread).consultation;
     if (consultation && this.phase === 'done') this.#upsert(consultation, false);
   };
-
-  /** Polls unanswered cases while the live stream is down; stops otherwise. */
-  #syncPolling(): void {
-    const session = this.#liveSession;
-    const every =
-      this.isConnected &&
-      session &&
-      !session.live &&
-      this.phase === 'done' &&
-      this.pollInterval > 0 &&
-      this.consultations.some(isActive)
-        ? this.pollInterval
-        : undefined;
-    if (this.#polling?.every === every) return;
-    if (this.#polling) {
-      clearInterval(this.#polling.timer);
-      this.#polling.controller.abort();
-      this.#polling = undefined;
-    }
-    if (every === undefined || !session) return;
-    const controller = new AbortController();
-    let inFlight = false;
-    const timer = setInterval(async () => {
-      if (inFlight) return;
-      inFlight = true;
-      const due = this.consultations.filter(isActive).slice(0, MAX_POLLED);
-      await Promise.allSettled(
-        due.map(async (c) => {
-          const next = await session.client.getConsultation(c.consultationId, { signal: controller.signal });
-          if (!controller.signal.aborted) this.#upsert(next, true);
-        }),
-      );
-      inFlight = false;
-    }, every);
-    this.#polling = { every, timer, controller };
-  }
 
   /** Renders the next chunk when the end of the list scrolls near. */
   #observeSentinel(): void {

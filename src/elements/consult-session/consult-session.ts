@@ -123,8 +123,9 @@ export class ConsultSession extends ConsultElement {
   }
 
   protected override firstUpdated(): void {
-    // After the first update, so properties a host sets right after creating the element are in place.
-    void this.manager.ready().catch(() => undefined);
+    // After the first update, so properties a host sets right after creating the element are in
+    // place; and once it has completed, since signing in changes the state this element renders.
+    void this.updateComplete.then(() => this.manager.ready()).catch(() => undefined);
   }
 
   protected override render() {

@@ -13,10 +13,12 @@ import {
 import { SessionElement } from '../shared/consult-element.js';
 import { clearDraft, loadDraft, saveDraft } from '../shared/drafts.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent } from '../shared/events.js';
+import { LiveUpdatesController } from '../shared/live-updates.js';
 import { defineStrings, LocalizeController } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
-import type { ConsultationUpdate, SessionManager } from '../shared/session.js';
+import type { SessionManager } from '../shared/session.js';
 import { styles } from './consult-thread.styles.js';
+import { isOlder } from '../shared/consultations.js';
 
 const strings = defineStrings({
   en: {
@@ -301,15 +303,6 @@ function fileName(url: URL): string {
   }
 }
 
-const answeredCount = (c: Consultation) => c.questions.filter((q) => q.answer !== undefined).length;
-const isFinal = (c: Consultation) => c.status === 'canceled' || c.status === 'closed';
-
-/** A record behind the one shown: consultations only move forward (more questions, answers, an end). */
-const isOlder = (next: Consultation, current: Consultation): boolean =>
-  next.questions.length < current.questions.length ||
-  answeredCount(next) < answeredCount(current) ||
-  (isFinal(current) && !isFinal(next));
-
 const isWaiting = (c: Consultation | undefined): boolean =>
   !!c && (c.status === 'open' || c.status === 'claimed') && c.questions.some((q) => q.answer === undefined);
 
@@ -356,12 +349,26 @@ export class ConsultThread extends SessionElement {
 
   private readonly localize = new LocalizeController(this, strings);
 
+  readonly #live = new LiveUpdatesController(this, {
+    onUpdate: ({ consultation }) => {
+      if (consultation.consultationId === this.consultationId && this.phase === 'done') {
+        this.#apply(consultation);
+      }
+    },
+    poll: async (session, signal) => {
+      const id = this.consultationId;
+      if (!id) return;
+      const consultation = await session.client.getConsultation(id, { signal });
+      // Another consultation may have been opened while this one was on its way.
+      if (!signal.aborted && id === this.consultationId) this.#apply(consultation);
+    },
+    shouldPoll: () => isWaiting(this.consultation),
+    interval: () => this.pollInterval,
+  });
+
   /** What the consultation on screen was loaded for; a change of any of them loads again. */
   #shownFor: { id?: string; session?: SessionManager; userId?: string } = {};
   #load?: AbortController;
-  #polling?: { every: number; timer: ReturnType<typeof setInterval>; controller: AbortController };
-  #liveSession?: SessionManager;
-  #unsubscribe?: () => void;
   #attempt?: { key: string; text: string };
   #focusAfterUpdate?: string;
 
@@ -378,16 +385,10 @@ export class ConsultThread extends SessionElement {
       this.#load?.abort();
       this.#shownFor = {};
     }
-    this.#syncPolling();
   }
 
   protected override sessionChanged(session: SessionManager | undefined): void {
-    this.#unsubscribe?.();
-    this.#liveSession?.removeEventListener('live', this.#onLive);
-    this.#liveSession = session;
-    this.#unsubscribe = session?.subscribe(this.#onUpdate);
-    session?.addEventListener('live', this.#onLive);
-    this.#syncPolling();
+    this.#live.setSession(session);
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -421,7 +422,6 @@ export class ConsultThread extends SessionElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    this.#syncPolling();
     if (this.#focusAfterUpdate) {
       this.renderRoot.querySelector<HTMLElement>(this.#focusAfterUpdate)?.focus();
       this.#focusAfterUpdate = undefined;
@@ -509,46 +509,6 @@ export class ConsultThread extends SessionElement {
   #announce(text: string): void {
     // The same words twice in a row would not be read again: make them differ invisibly.
     this.announcement = this.announcement === text ? `${text}\u00a0` : text;
-  }
-
-  #onUpdate = (update: ConsultationUpdate): void => {
-    if (update.consultation.consultationId === this.consultationId && this.phase === 'done') {
-      this.#apply(update.consultation);
-    }
-  };
-
-  #onLive = (): void => this.#syncPolling();
-
-  /** Polls while the case waits for an answer and the live stream is down; stops otherwise. */
-  #syncPolling(): void {
-    const session = this.#liveSession;
-    const every =
-      this.isConnected && session && !session.live && isWaiting(this.consultation) && this.pollInterval > 0
-        ? this.pollInterval
-        : undefined;
-    if (this.#polling?.every === every) return;
-    if (this.#polling) {
-      clearInterval(this.#polling.timer);
-      this.#polling.controller.abort();
-      this.#polling = undefined;
-    }
-    if (every === undefined || !session) return;
-    const controller = new AbortController();
-    let inFlight = false;
-    const timer = setInterval(async () => {
-      const id = this.consultationId;
-      if (inFlight || !id) return;
-      inFlight = true;
-      try {
-        const consultation = await session.client.getConsultation(id, { signal: controller.signal });
-        if (!controller.signal.aborted && id === this.consultationId) this.#apply(consultation);
-      } catch {
-        // The next poll or the live stream catches up.
-      } finally {
-        inFlight = false;
-      }
-    }, every);
-    this.#polling = { every, timer, controller };
   }
 
   #restoreDraft(): void {
