@@ -48,20 +48,6 @@ export const styles = css`
     color: var(--_muted);
     font-size: 0.875em;
   }
-  .badge {
-    color: var(--_text);
-  }
-  .status-open,
-  .status-claimed {
-    color: var(--_warning);
-  }
-  .status-resolved {
-    color: var(--_success);
-  }
-  .status-canceled,
-  .status-closed {
-    color: var(--_muted);
-  }
   .more {
     display: grid;
     justify-items: center;

@@ -8,6 +8,7 @@ import { SessionElement } from '../shared/consult-element.js';
 import { defineStrings, LocalizeController } from '../shared/localize.js';
 import { LiveUpdatesController } from '../shared/live-updates.js';
 import type { SessionManager } from '../shared/session.js';
+import { statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './case-history.styles.js';
 import { isOlder } from '../shared/consultations.js';
 
@@ -18,12 +19,6 @@ const strings = defineStrings({
     retry: 'Try again',
     empty: 'You have not asked a doctor yet.',
     list: 'Your consultations',
-    statusLabel: 'Status:',
-    open: 'Open',
-    claimed: 'In progress',
-    resolved: 'Answered',
-    canceled: 'Canceled',
-    closed: 'Closed',
     untitled: 'Consultation without a question',
     questions: (used: number, max: number) => `${used} of ${max} questions`,
     showMore: (left: number) => `Show more (${left} left)`,
@@ -36,12 +31,6 @@ const strings = defineStrings({
     retry: 'Erneut versuchen',
     empty: 'Sie haben noch keinem Arzt eine Frage gestellt.',
     list: 'Ihre Beratungen',
-    statusLabel: 'Status:',
-    open: 'Offen',
-    claimed: 'In Bearbeitung',
-    resolved: 'Beantwortet',
-    canceled: 'Abgebrochen',
-    closed: 'Abgeschlossen',
     untitled: 'Beratung ohne Frage',
     questions: (used: number, max: number) => `${used} von ${max} Fragen`,
     showMore: (left: number) => `Mehr anzeigen (noch ${left})`,
@@ -54,12 +43,6 @@ const strings = defineStrings({
     retry: 'Réessayer',
     empty: 'Vous n’avez encore posé aucune question à un médecin.',
     list: 'Vos consultations',
-    statusLabel: 'Statut :',
-    open: 'Ouverte',
-    claimed: 'En cours',
-    resolved: 'Répondue',
-    canceled: 'Annulée',
-    closed: 'Clôturée',
     untitled: 'Consultation sans question',
     questions: (used: number, max: number) => `${used} sur ${max} questions`,
     showMore: (left: number) => `Afficher plus (${left} restantes)`,
@@ -72,12 +55,6 @@ const strings = defineStrings({
     retry: 'Reintentar',
     empty: 'Todavía no has consultado a un médico.',
     list: 'Tus consultas',
-    statusLabel: 'Estado:',
-    open: 'Abierta',
-    claimed: 'En curso',
-    resolved: 'Respondida',
-    canceled: 'Cancelada',
-    closed: 'Cerrada',
     untitled: 'Consulta sin pregunta',
     questions: (used: number, max: number) => `${used} de ${max} preguntas`,
     showMore: (left: number) => `Mostrar más (quedan ${left})`,
@@ -90,12 +67,6 @@ const strings = defineStrings({
     retry: 'Opnieuw proberen',
     empty: 'U hebt nog geen vraag aan een arts gesteld.',
     list: 'Uw consulten',
-    statusLabel: 'Status:',
-    open: 'Open',
-    claimed: 'In behandeling',
-    resolved: 'Beantwoord',
-    canceled: 'Geannuleerd',
-    closed: 'Afgesloten',
     untitled: 'Consult zonder vraag',
     questions: (used: number, max: number) => `${used} van ${max} vragen`,
     showMore: (left: number) => `Meer tonen (nog ${left})`,
@@ -108,12 +79,6 @@ const strings = defineStrings({
     retry: 'إعادة المحاولة',
     empty: 'لم تطرح أي سؤال على طبيب بعد.',
     list: 'استشاراتك',
-    statusLabel: 'الحالة:',
-    open: 'مفتوحة',
-    claimed: 'قيد المعالجة',
-    resolved: 'تمت الإجابة',
-    canceled: 'ملغاة',
-    closed: 'مغلقة',
     untitled: 'استشارة بلا سؤال',
     questions: (used: number, max: number) => `${used} من ${max} أسئلة`,
     showMore: (left: number) => `عرض المزيد (المتبقي: ${left})`,
@@ -160,7 +125,7 @@ const newestFirst = (list: Consultation[]) => [...list].sort((a, b) => time(b.cr
  * @cssprop --consult-history-title-lines - Lines of the first question shown in a row (default 2).
  */
 export class CaseHistory extends SessionElement {
-  static override styles = [...SessionElement.styles, styles];
+  static override styles = [...SessionElement.styles, statusStyles, styles];
 
   /** The id of the consultation shown opened (attribute `open`, for deep links); unset shows the list. */
   @property({ attribute: 'open' }) selected?: string;
@@ -493,10 +458,7 @@ export class CaseHistory extends SessionElement {
               >
                 <span class="title">${c.questions[0]?.question ?? localize.t('untitled')}</span>
                 <span class="meta">
-                  <span part="status" class="badge status-${c.status}"
-                    ><span class="visually-hidden">${localize.t('statusLabel')} </span
-                    >${localize.t(c.status)}</span
-                  >
+                  ${statusBadge(c.status, localize.language)}
                   <time datetime=${c.createdAt}>${date(c.createdAt)}</time>
                   <span class="count"
                     >${localize.t('questions', c.questions.length, MAX_QUESTIONS_PER_CONSULTATION)}</span

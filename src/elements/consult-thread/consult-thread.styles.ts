@@ -19,20 +19,6 @@ export const styles = css`
     gap: 0.5rem 1rem;
     color: var(--_muted);
   }
-  .badge {
-    color: var(--_text);
-  }
-  .status-open,
-  .status-claimed {
-    color: var(--_warning);
-  }
-  .status-resolved {
-    color: var(--_success);
-  }
-  .status-canceled,
-  .status-closed {
-    color: var(--_muted);
-  }
   .thread {
     list-style: none;
     margin: 0;

@@ -17,6 +17,7 @@ import { LiveUpdatesController } from '../shared/live-updates.js';
 import { defineStrings, LocalizeController } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
 import type { SessionManager } from '../shared/session.js';
+import { statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
 import { isOlder } from '../shared/consultations.js';
 
@@ -28,12 +29,6 @@ const strings = defineStrings({
     retry: 'Try again',
     none: 'No consultation is selected.',
     thread: 'Questions and answers',
-    statusLabel: 'Status:',
-    open: 'Open',
-    claimed: 'In progress',
-    resolved: 'Answered',
-    canceled: 'Canceled',
-    closed: 'Closed',
     askedOn: (date: string) => `Asked on ${date}`,
     yourQuestion: 'Your question',
     followupQuestion: 'Your follow-up question',
@@ -69,12 +64,6 @@ const strings = defineStrings({
     retry: 'Erneut versuchen',
     none: 'Keine Beratung ausgewählt.',
     thread: 'Fragen und Antworten',
-    statusLabel: 'Status:',
-    open: 'Offen',
-    claimed: 'In Bearbeitung',
-    resolved: 'Beantwortet',
-    canceled: 'Abgebrochen',
-    closed: 'Abgeschlossen',
     askedOn: (date: string) => `Gestellt am ${date}`,
     yourQuestion: 'Ihre Frage',
     followupQuestion: 'Ihre Folgefrage',
@@ -111,12 +100,6 @@ const strings = defineStrings({
     retry: 'Réessayer',
     none: 'Aucune consultation sélectionnée.',
     thread: 'Questions et réponses',
-    statusLabel: 'Statut :',
-    open: 'Ouverte',
-    claimed: 'En cours',
-    resolved: 'Répondue',
-    canceled: 'Annulée',
-    closed: 'Clôturée',
     askedOn: (date: string) => `Posée le ${date}`,
     yourQuestion: 'Votre question',
     followupQuestion: 'Votre question complémentaire',
@@ -154,12 +137,6 @@ const strings = defineStrings({
     retry: 'Reintentar',
     none: 'No hay ninguna consulta seleccionada.',
     thread: 'Preguntas y respuestas',
-    statusLabel: 'Estado:',
-    open: 'Abierta',
-    claimed: 'En curso',
-    resolved: 'Respondida',
-    canceled: 'Cancelada',
-    closed: 'Cerrada',
     askedOn: (date: string) => `Enviada el ${date}`,
     yourQuestion: 'Tu pregunta',
     followupQuestion: 'Tu pregunta de seguimiento',
@@ -195,12 +172,6 @@ const strings = defineStrings({
     retry: 'Opnieuw proberen',
     none: 'Er is geen consult geselecteerd.',
     thread: 'Vragen en antwoorden',
-    statusLabel: 'Status:',
-    open: 'Open',
-    claimed: 'In behandeling',
-    resolved: 'Beantwoord',
-    canceled: 'Geannuleerd',
-    closed: 'Afgesloten',
     askedOn: (date: string) => `Gesteld op ${date}`,
     yourQuestion: 'Uw vraag',
     followupQuestion: 'Uw vervolgvraag',
@@ -236,12 +207,6 @@ const strings = defineStrings({
     retry: 'إعادة المحاولة',
     none: 'لم يتم اختيار أي استشارة.',
     thread: 'الأسئلة والأجوبة',
-    statusLabel: 'الحالة:',
-    open: 'مفتوحة',
-    claimed: 'قيد المعالجة',
-    resolved: 'تمت الإجابة',
-    canceled: 'ملغاة',
-    closed: 'مغلقة',
     askedOn: (date: string) => `تاريخ السؤال: ${date}`,
     yourQuestion: 'سؤالك',
     followupQuestion: 'سؤال المتابعة',
@@ -329,7 +294,7 @@ const isWaiting = (c: Consultation | undefined): boolean =>
  * @cssprop --consult-thread-answer-background - Background of an answer.
  */
 export class ConsultThread extends SessionElement {
-  static override styles = [...SessionElement.styles, styles];
+  static override styles = [...SessionElement.styles, statusStyles, styles];
 
   /** The id of the consultation to show. */
   @property({ attribute: 'consultation-id' }) consultationId?: string;
@@ -643,9 +608,7 @@ export class ConsultThread extends SessionElement {
   #renderConsultation(c: Consultation): TemplateResult {
     const { localize } = this;
     return html`<div class="header">
-        <span part="status" class="badge status-${c.status}"
-          ><span class="visually-hidden">${localize.t('statusLabel')} </span>${localize.t(c.status)}</span
-        >
+        ${statusBadge(c.status, localize.language)}
         ${
           Number.isNaN(Date.parse(c.createdAt))
             ? nothing
