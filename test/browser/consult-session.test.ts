@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
+import { SessionManager } from '../../src/elements/shared/session.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText } from './support/backend.js';
 
@@ -125,5 +126,102 @@ describe('<consult-session>', () => {
       expect(notice.getAttribute('dir')).to.equal(lang === 'ar' ? 'rtl' : 'ltr');
       expect(shadowText(session).length).to.be.greaterThan(10);
     }
+  });
+});
+
+describe('<consult-session> when the member changes or signs out', () => {
+  it("never uses the previous member's token after a switch", async () => {
+    const backend = createDemoBackend();
+    await backend.ready;
+    const session = new SessionManager({
+      endpoint: backend.endpoint,
+      fetch: backend.fetch,
+      signIn: backend.signInAs('alex'),
+    });
+    const alex = await session.ready();
+    expect((await session.client.getConsultation('cns_demo_alex_rash')).userId).to.equal(alex.id);
+
+    session.configure({ signIn: backend.signInAs('sam') });
+    const read = await session.client.getConsultation('cns_demo_alex_rash').catch((e: unknown) => e);
+    expect((read as { status?: number }).status).to.equal(404, "Sam cannot read Alex's consultation");
+    const write = await session.client
+      .addConsultationFollowUp('cns_demo_alex_rash', { question: 'Written by Sam?' })
+      .catch((e: unknown) => e);
+    expect((write as { status?: number }).status).to.equal(404);
+    const rash = backend.sandbox.state.consultations.get('cns_demo_alex_rash')!;
+    expect(rash.questions).to.have.length(2, "nothing was added to Alex's consultation");
+  });
+
+  it('makes no call and no new sign-in after signing out', async () => {
+    const backend = createDemoBackend();
+    await backend.ready;
+    let signIns = 0;
+    const signIn = backend.signInAs('alex');
+    const session = new SessionManager({
+      endpoint: backend.endpoint,
+      fetch: backend.fetch,
+      signIn: () => {
+        signIns++;
+        return signIn();
+      },
+    });
+    const alex = await session.ready();
+    await session.client.getCaseHistory(alex.id);
+    const callsBefore = backend.sandbox.requests.length;
+    session.signOut();
+    const after = await session.client.getCaseHistory(alex.id).catch((e: unknown) => e);
+    expect((after as { status?: number }).status).to.equal(401);
+    expect(signIns).to.equal(1, 'no silent sign-in after signing out');
+    expect(backend.sandbox.requests.length).to.equal(callsBefore, 'nothing reached the service');
+  });
+
+  it('ends the session when a freshly issued token is refused too, after two sign-ins and no loop', async () => {
+    const backend = createDemoBackend();
+    await backend.ready;
+    let signIns = 0;
+    const signIn = backend.signInAs('alex');
+    const session = await fixture<ConsultSession>(
+      html`<consult-session
+        .fetch=${backend.fetch}
+        .tokenProvider=${async () => {
+          signIns++;
+          // Tokens the proxy will not accept, as after a secret rotation the portal did not follow.
+          return { ...(await signIn()), token: `forged.${signIns}.token` };
+        }}
+        ><p>x</p></consult-session
+      >`,
+    );
+    const user = await session.manager.ready();
+    const expired = oneEvent(session, 'session-expired');
+    const error = await session.manager.client.getCaseHistory(user.id).catch((e: unknown) => e);
+    expect((error as { status?: number }).status).to.equal(401);
+    expect((await expired).detail.reason).to.equal('refused');
+    expect(signIns).to.equal(2, 'the first sign-in and one answer to the refusal');
+    await session.updateComplete;
+    expect(shadowText(session)).to.contain('sign in again');
+  });
+
+  it('moves focus to its notice when the session ends under the member', async () => {
+    const { session } = await inSession<HTMLElement>(html`<button id="inside">Ask</button>`);
+    session.querySelector<HTMLButtonElement>('#inside')!.focus();
+    session.signOut();
+    await session.updateComplete;
+    await waitUntil(
+      () => session.shadowRoot!.activeElement?.getAttribute('part') === 'notice',
+      'focus on the notice',
+    );
+  });
+
+  it("clears another member's drafts left in the tab when a member signs in", async () => {
+    sessionStorage.setItem(
+      'consult-elements:draft:usr_someone_else:consult-form',
+      '{"questions":["private"]}',
+    );
+    sessionStorage.setItem('unrelated-key', 'kept');
+    const { session } = await inSession<HTMLElement>(html`<p>x</p>`, { member: 'alex' });
+    expect(session.manager.user?.uniqueId).to.equal('alex');
+    expect(sessionStorage.getItem('consult-elements:draft:usr_someone_else:consult-form')).to.equal(null);
+    expect(sessionStorage.getItem('unrelated-key')).to.equal('kept');
+    sessionStorage.removeItem('unrelated-key');
   });
 });

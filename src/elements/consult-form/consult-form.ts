@@ -697,12 +697,12 @@ export class ConsultForm extends SessionElement {
   }
 
   #renderSubmitted(consultationId: string) {
-    const explicitLang = this.getAttribute('lang') ?? undefined;
+    // The thread sits in this shadow root, where it cannot see a lang on <consult-session>.
     return html`<p part="notice" id="sent" class="notice success" tabindex="-1">${this.localize.t('sent')}</p>
       <consult-thread
         consultation-id=${consultationId}
         endpoint=${ifDefined(this.endpoint)}
-        lang=${ifDefined(explicitLang)}
+        lang=${this.localize.language}
         .session=${this.session}
       ></consult-thread>
       <button type="button" class="ask-another" @click=${this.#askAnother}>

@@ -85,7 +85,14 @@ export class ConsultSession extends ConsultElement {
       event as CustomEvent<{ status: SessionStatus; reason?: 'expired' | 'signed-out' | 'refused' }>
     ).detail;
     const wasReady = this.status === 'ready';
+    // The content that had focus is about to be replaced by the notice: focus follows it there.
+    const hadFocus = this.matches(':focus-within');
     this.status = status;
+    if (hadFocus && (status === 'expired' || status === 'error')) {
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLElement>('[part~="notice"]')?.focus(),
+      );
+    }
     if (status === 'expired')
       this.emit(new SessionExpiredEvent({ reason: reason ?? (wasReady ? 'expired' : 'refused') }));
   };
@@ -139,6 +146,7 @@ export class ConsultSession extends ConsultElement {
                 part="notice"
                 class="notice ${this.status === 'error' ? 'error' : 'warning'}"
                 role="alert"
+                tabindex="-1"
                 lang=${this.localize.language}
                 dir=${this.localize.dir}
               >

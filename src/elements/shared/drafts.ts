@@ -47,3 +47,17 @@ export function clearDrafts(userId: string): void {
     if (k?.startsWith(mine)) store.removeItem(k);
   }
 }
+
+/**
+ * Every draft that is not this member's: a tab where someone else was signed in before (even
+ * before a reload) keeps nothing of theirs once this member signs in.
+ */
+export function clearDraftsExcept(userId: string): void {
+  const store = storage();
+  if (!store) return;
+  const mine = `${PREFIX}${userId}:`;
+  for (let i = store.length - 1; i >= 0; i--) {
+    const k = store.key(i);
+    if (k?.startsWith(PREFIX) && !k.startsWith(mine)) store.removeItem(k);
+  }
+}

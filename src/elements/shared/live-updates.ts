@@ -39,9 +39,12 @@ export class LiveUpdatesController implements ReactiveController {
   setSession(session: SessionManager | undefined): void {
     this.#unsubscribe?.();
     this.#session?.removeEventListener('live', this.#onLive);
+    this.#session?.removeEventListener('status', this.#onLive);
     this.#session = session;
     this.#unsubscribe = session?.subscribe((update) => this.#options.onUpdate(update));
     session?.addEventListener('live', this.#onLive);
+    // A signed-out or refused session polls no more.
+    session?.addEventListener('status', this.#onLive);
     this.#sync();
   }
 
@@ -67,7 +70,11 @@ export class LiveUpdatesController implements ReactiveController {
     const session = this.#session;
     const interval = this.#options.interval();
     const every =
-      this.#host.isConnected && session && !session.live && interval > 0 && this.#options.shouldPoll()
+      this.#host.isConnected &&
+      session?.status === 'ready' &&
+      !session.live &&
+      interval > 0 &&
+      this.#options.shouldPoll()
         ? interval
         : undefined;
     // A running timer at the same pace keeps going rather than restarting its wait.

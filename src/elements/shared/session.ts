@@ -12,7 +12,7 @@ import { createParser } from 'eventsource-parser';
 import { ConsultClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
 import type { Consultation, ConsultationStatus, UserStatus } from '../../client/types.js';
-import { clearDrafts } from './drafts.js';
+import { clearDrafts, clearDraftsExcept } from './drafts.js';
 
 /** The member as the proxy describes them. */
 export interface SessionUser {
@@ -52,6 +52,12 @@ export interface ConsultationUpdate {
   consultation: Consultation;
 }
 
+/** A grant, with its expiry in ms and whether it was fetched because the proxy refused the one before. */
+type Grant = SessionGrant & { expiresAtMs: number; afterRefusal: boolean };
+
+/** A sign-in that hangs ends as an error with a retry, not as a spinner that never stops. */
+const SIGN_IN_TIMEOUT_MS = 15_000;
+
 const expiresAtMs = (value: SessionGrant['expiresAt']): number =>
   value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
 
@@ -71,9 +77,11 @@ export class SessionManager extends EventTarget {
   live = false;
 
   #options: SessionOptions;
-  #grant: (SessionGrant & { expiresAtMs: number }) | undefined;
+  #grant: Grant | undefined;
+  /** A token the proxy refused; the next sign-in answers that refusal. */
+  #refused: string | undefined;
   #handedOut: string | undefined;
-  #signingIn: Promise<SessionGrant & { expiresAtMs: number }> | undefined;
+  #signingIn: Promise<Grant> | undefined;
   #listeners = 0;
   #stream: AbortController | undefined;
 
@@ -94,18 +102,51 @@ export class SessionManager extends EventTarget {
     return new ConsultClient({
       baseUrl: this.#options.endpoint,
       // Read at each call, so a host may set `fetch` after the session was made.
-      fetch: (input, init) => (this.#options.fetch ?? globalThis.fetch.bind(globalThis))(input, init),
+      fetch: (input, init) => this.#fetch(input, init),
       // A token is handed out once: asking again (expiry, or a 401) means a fresh sign-in.
       tokenProvider: async () => {
         const current = this.#grant;
         const grant =
           current && current.token !== this.#handedOut && current.expiresAtMs - Date.now() > 30_000
             ? current
-            : await this.#signIn(true);
+            : await this.#signIn();
         this.#handedOut = grant.token;
         return { token: grant.token, expiresAt: grant.expiresAtMs };
       },
     });
+  }
+
+  /**
+   * Every call to the proxy. A token the proxy refuses right after a sign-in that answered an
+   * earlier refusal ends the session (S8): the next step would be a loop.
+   */
+  async #fetch(input: string, init: RequestInit = {}): Promise<Response> {
+    const response = await (this.#options.fetch ?? globalThis.fetch.bind(globalThis))(input, init);
+    const sent = new Headers(init.headers).get('authorization')?.replace(/^Bearer\s+/i, '');
+    const grant = this.#grant;
+    if (sent && grant && sent === grant.token) {
+      if (response.status === 401) {
+        if (grant.afterRefusal) this.#end('refused');
+        else this.#refused = sent;
+      } else if (response.ok) {
+        grant.afterRefusal = false;
+      }
+    }
+    return response;
+  }
+
+  /** Forgets the token everywhere, the client's cache included, so no later call can use it. */
+  #forgetToken(): void {
+    this.#grant = undefined;
+    this.#handedOut = undefined;
+    this.#refused = undefined;
+    this.#client = this.#createClient();
+  }
+
+  #end(reason: 'signed-out' | 'refused'): void {
+    this.#forgetToken();
+    this.#stream?.abort();
+    this.#setStatus('expired', reason);
   }
 
   get endpoint(): string {
@@ -114,29 +155,22 @@ export class SessionManager extends EventTarget {
 
   /** Signs in if needed and answers the member. Rejects when the session cannot be had. */
   async ready(): Promise<SessionUser> {
-    const grant =
-      this.#grant && this.#grant.expiresAtMs > Date.now() ? this.#grant : await this.#signIn(false);
+    const grant = this.#grant && this.#grant.expiresAtMs > Date.now() ? this.#grant : await this.#signIn();
     return grant.user;
   }
 
   /** Replaces the options (a host setting `signIn`, `fetch` or another endpoint) and starts over. */
   configure(options: Partial<SessionOptions>): void {
-    const endpointChanged = options.endpoint !== undefined && options.endpoint !== this.#options.endpoint;
     this.#options = { ...this.#options, ...options };
-    if (endpointChanged) this.#client = this.#createClient();
-    this.#grant = undefined;
-    this.#handedOut = undefined;
+    this.#forgetToken();
     this.#setStatus('idle');
   }
 
   /** Ends the session here: forgets the token and the member's drafts (S16). */
   signOut(): void {
     if (this.user) clearDrafts(this.user.id);
-    this.#grant = undefined;
-    this.#handedOut = undefined;
     this.user = undefined;
-    this.#stream?.abort();
-    this.#setStatus('expired', 'signed-out');
+    this.#end('signed-out');
   }
 
   /** Tries again after an error or expiry. */
@@ -164,10 +198,13 @@ export class SessionManager extends EventTarget {
     this.dispatchEvent(new CustomEvent('status', { detail: { status, reason } }));
   }
 
-  /** One sign-in in flight at a time; a 401 from the proxy ends the session instead of looping. */
-  #signIn(force: boolean): Promise<SessionGrant & { expiresAtMs: number }> {
+  /**
+   * One sign-in in flight at a time; a 401 from the proxy ends the session instead of looping, and
+   * an ended session signs in again only through `retry()` or `configure()`.
+   */
+  #signIn(): Promise<Grant> {
     if (this.#signingIn) return this.#signingIn;
-    if (!force && this.status === 'expired')
+    if (this.status === 'expired')
       return Promise.reject(
         new ApiError({
           kind: 'http',
@@ -181,9 +218,15 @@ export class SessionManager extends EventTarget {
     this.#signingIn = (async () => {
       try {
         const grant = this.#options.signIn ? await this.#options.signIn() : await this.#requestSession();
-        const withExpiry = { ...grant, expiresAtMs: expiresAtMs(grant.expiresAt) };
-        const previous = this.user?.id;
-        if (previous && previous !== grant.user.id) clearDrafts(previous);
+        const withExpiry: Grant = {
+          ...grant,
+          expiresAtMs: expiresAtMs(grant.expiresAt),
+          afterRefusal: this.#refused !== undefined,
+        };
+        this.#refused = undefined;
+        // Another member now: nothing of the previous one's may remain, in the client or in storage.
+        if (this.user && this.user.id !== grant.user.id) this.#client = this.#createClient();
+        clearDraftsExcept(grant.user.id);
         this.#grant = withExpiry;
         this.user = grant.user;
         this.#setStatus('ready');
@@ -207,7 +250,9 @@ export class SessionManager extends EventTarget {
     const attempt = () =>
       fetchImpl(url, {
         method: 'POST',
-        credentials: 'same-origin',
+        // The portal's own sign-in cookie goes along, also to a proxy on another origin.
+        credentials: 'include',
+        signal: AbortSignal.timeout(SIGN_IN_TIMEOUT_MS),
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(this.#options.signInBody ?? {}),
       });
@@ -217,11 +262,12 @@ export class SessionManager extends EventTarget {
       // One retry on 401 (a portal session renewed a moment ago), then the session has ended.
       if (response.status === 401) response = await attempt();
     } catch (cause) {
+      const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError';
       throw new ApiError({
-        kind: 'network',
+        kind: timedOut ? 'timeout' : 'network',
         status: 0,
-        code: 'network_error',
-        title: 'Network error',
+        code: timedOut ? 'timeout' : 'network_error',
+        title: timedOut ? 'Sign-in timed out' : 'Network error',
         operation: 'session',
         cause,
       });
@@ -259,14 +305,15 @@ export class SessionManager extends EventTarget {
         await this.ready();
         const grant = this.#grant;
         if (!grant) throw new Error('no session');
-        const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
-        const response = await fetchImpl(`${this.#options.endpoint.replace(/\/$/, '')}/events`, {
+        const response = await this.#fetch(`${this.#options.endpoint.replace(/\/$/, '')}/events`, {
           headers: { authorization: `Bearer ${grant.token}`, accept: 'text/event-stream' },
           signal: controller.signal,
         });
         if (response.status === 401) {
-          // The token expired between calls: sign in again once, then give up (S8).
-          await this.#signIn(true);
+          // The token expired between calls: the next round signs in again once; a fresh token
+          // refused too has ended the session (see #fetch), and the loop stops.
+          this.#grant = undefined;
+          if (this.status === 'expired') break;
           continue;
         }
         if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
@@ -292,7 +339,7 @@ export class SessionManager extends EventTarget {
     const parser = createParser({
       onEvent: (event) => {
         if (event.event === 'consultation') pending.push(this.#refresh(event.data));
-        if (event.event === 'session-expired') void this.#signIn(true).catch(() => undefined);
+        if (event.event === 'session-expired') void this.#signIn().catch(() => undefined);
       },
     });
     const reader = body.getReader();
