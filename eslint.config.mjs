@@ -28,6 +28,7 @@ export default tseslint.config(
     // Node-only entry points, scripts and tests may use node: modules.
     files: [
       'src/**/node.ts',
+      'src/**/cli.ts',
       'src/**/*.node.ts',
       'scripts/**',
       'demo/server.ts',

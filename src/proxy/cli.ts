@@ -16,6 +16,8 @@
  * A real deployment supplies its own `authenticate` hook by calling `startProxyServer` from code;
  * this entry serves demos and trials.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { demoSignIn } from './demo.js';
 import { startProxyServer } from './node.js';
 
@@ -136,6 +138,15 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/cli.ts')) {
-  await main();
+/** Run as a command (npm links bins through a symlink, so real paths are compared), not imported. */
+function isMain(): boolean {
+  const invoked = process.argv[1];
+  if (!invoked) return false;
+  try {
+    return realpathSync(invoked) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
 }
+
+if (isMain()) await main();

@@ -60,7 +60,8 @@ export function fromUpstream(error: unknown): ProblemError {
         'invalid_request',
         'Invalid request',
         'The consultation service refused the request.',
-        error.errors.map((e) => ({ field: e.field, message: e.message })),
+        // Field names only, in our words: the upstream's messages may echo what was sent.
+        error.errors.map((e) => ({ field: e.field, message: 'is not valid' })),
       );
     case 404:
       return notYours();

@@ -35,8 +35,12 @@ export const checkOrigin = (core: ProxyCore) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
     const origin = c.req.header('origin');
     if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
-      const own = new URL(c.req.url).origin;
-      if (origin !== own && !(core.options.allowedOrigins ?? []).includes(origin)) {
+      // The configured public origin when there is one. Without it, the page's own host: the
+      // scheme is left out, since behind a TLS-terminating proxy the request arrives as http.
+      const sameOrigin = core.options.publicUrl
+        ? origin === new URL(core.options.publicUrl).origin
+        : URL.canParse(origin) && new URL(origin).host === (c.req.header('host') ?? new URL(c.req.url).host);
+      if (!sameOrigin && !(core.options.allowedOrigins ?? []).includes(origin)) {
         throw new ProblemError(
           403,
           'origin_not_allowed',

@@ -23,7 +23,10 @@ export interface ProxyLimits {
   perAddressPerMinute: number;
   /** Session requests (`POST /session`) per client address per minute. Default 30. */
   sessionsPerAddressPerMinute: number;
-  /** Longest wait for the upstream service. Default 10 s. */
+  /**
+   * Longest wait for one upstream attempt. Default 6 s: with its one retry, the proxy answers
+   * before the browser's own 15 s timeout, so a slow upstream is not asked again and again.
+   */
   upstreamTimeoutMs: number;
   /** Open event streams per member. Default 5. */
   streamsPerMember: number;
@@ -80,7 +83,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   perMemberPerMinute: 120,
   perAddressPerMinute: 300,
   sessionsPerAddressPerMinute: 30,
-  upstreamTimeoutMs: 10_000,
+  upstreamTimeoutMs: 6_000,
   streamsPerMember: 5,
 };
 

@@ -71,15 +71,33 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
     origin: (origin) => ((options.allowedOrigins ?? []).includes(origin) ? origin : null),
     allowMethods: ['GET', 'POST'],
     allowHeaders: ['authorization', 'content-type', 'idempotency-key'],
+    // The browser's client honours Retry-After (S15); across origins it must be exposed to read it.
+    exposeHeaders: ['retry-after'],
     maxAge: 600,
   });
   // Hono's cors answers every OPTIONS with 204; only a real preflight (Origin and
   // Access-Control-Request-Method) gets that, any other OPTIONS is an unknown route (S4).
-  app.use((c, next) =>
-    c.req.method === 'OPTIONS' && !(c.req.header('origin') && c.req.header('access-control-request-method'))
-      ? next()
-      : corsHeaders(c, next),
-  );
+  app.use(async (c, next) => {
+    if (
+      c.req.method === 'OPTIONS' &&
+      !(c.req.header('origin') && c.req.header('access-control-request-method'))
+    ) {
+      return next();
+    }
+    const preflight = await corsHeaders(c, next);
+    // A portal on another configured origin sends its own sign-in cookie to POST /session;
+    // no other origin is told that credentials are welcome.
+    const origin = c.req.header('origin');
+    if (origin && (options.allowedOrigins ?? []).includes(origin)) {
+      (preflight ?? c.res).headers.set('access-control-allow-credentials', 'true');
+    }
+    return preflight;
+  });
+  // HEAD would run every GET route (and open event streams) with nothing to show for it (S4).
+  app.use(async (c, next) => {
+    if (c.req.method === 'HEAD') throw new ProblemError(404, 'not_found', 'Not found', 'No such route.');
+    await next();
+  });
   app.use(checkOrigin(core));
   app.use(limitBody(limits.bodyBytes));
   // The upstream's webhooks come before the per-address limit: they are not a browser's traffic.
@@ -93,6 +111,13 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
   app.all('*', () => {
     throw new ProblemError(404, 'not_found', 'Not found', 'No such route.');
   });
+
+  if (!options.clientAddress) {
+    core.log({
+      level: 'warn',
+      message: 'per-address rate limits are off: pass clientAddress (the Node entry uses the socket address)',
+    });
+  }
 
   let registeredWebhookId: string | undefined;
   const ready = options.publicUrl

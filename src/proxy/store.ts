@@ -66,7 +66,7 @@ export class MemoryStore implements ProxyStore {
       try {
         listener(message);
       } catch (error) {
-        console.error('consult-proxy: an event listener failed', error);
+        console.error('consult-proxy: an event listener failed', (error as Error)?.name ?? 'Error');
       }
     }
   }

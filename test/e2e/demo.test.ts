@@ -119,6 +119,15 @@ describe('the demo portal in Chromium', () => {
     await composer.pressSequentially('I have had a headache and a fever since yesterday');
     await composer.press('Enter');
     await page.locator('navigator-chat [part~="handoff-button"]').click({ timeout: 10_000 });
+    // The member's words are now in the form, ready to send to a doctor.
+    await page.waitForFunction(
+      () =>
+        [...(document.querySelector('consult-form')?.shadowRoot?.querySelectorAll('textarea') ?? [])].some(
+          (t) => t.value.includes('headache and a fever'),
+        ),
+      undefined,
+      { timeout: 10_000 },
+    );
 
     assert.deepEqual(violations, [], 'no Content Security Policy or Trusted Types violation');
     assert.deepEqual(errors, [], 'no uncaught error on the page');

@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readProxyEnv } from '../../src/proxy/cli.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
@@ -123,14 +126,14 @@ interface Child {
   exited: Promise<number | null>;
 }
 
-function startCli(env: Record<string, string>): Child {
+function startCli(env: Record<string, string>, entry = 'src/proxy/cli.ts'): Child {
   const {
     CONSULT_UPSTREAM_URL: _u,
     CONSULT_API_KEY: _k,
     CONSULT_SESSION_SECRET: _s,
     ...inherited
   } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -188,6 +191,21 @@ describe('consult-proxy as a process', () => {
     assert.equal(code, 1, child.output());
     assert.match(child.output(), /cannot start/);
     assert.match(child.output(), /CONSULT_UPSTREAM_URL is not set/);
+  });
+
+  it('run through a symlink, as npm installs the bin: still runs and names what is missing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'consult-proxy-bin-'));
+    const link = join(dir, 'consult-proxy.ts');
+    await symlink(join(ROOT, 'src/proxy/cli.ts'), link);
+    const child = startCli(
+      { CONSULT_API_KEY: 'sandbox-api-key', CONSULT_SESSION_SECRET: SECRET, PORT: '0' },
+      link,
+    );
+    children.push(child);
+    const code = await within(child.exited, CHILD_TIMEOUT_MS, 'the CLI to exit');
+    assert.equal(code, 1, child.output());
+    assert.match(child.output(), /CONSULT_UPSTREAM_URL is not set/);
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('CONSULT_DEMO_SIGN_IN=1 against an upstream that is not a sandbox: exits 1 and says so', async () => {

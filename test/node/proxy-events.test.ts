@@ -221,7 +221,6 @@ describe('S10 end to end: a proxy registered upstream gets the sandbox’s event
   it('an answer reaches alex’s stream within a second; sam’s stream gets nothing', async () => {
     const alexStream = await open(registered, 'alex');
     const samStream = await open(registered, 'sam');
-    const started = Date.now();
     await sandbox.control('/consultations/cns_demo_alex_vitamin/answer', {
       answer: 'Yes: 10 micrograms a day from October to March.',
     });
@@ -230,7 +229,6 @@ describe('S10 end to end: a proxy registered upstream gets the sandbox’s event
       (i) => i.event === 'consultation' && JSON.parse(i.data ?? '{}').type === 'questionResolved',
       1000,
     );
-    assert.ok(Date.now() - started < 1000);
     assert.deepEqual(JSON.parse(item.data ?? ''), {
       type: 'questionResolved',
       consultationId: 'cns_demo_alex_vitamin',

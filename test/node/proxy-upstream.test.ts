@@ -76,9 +76,9 @@ describe('S7: the upstream access token', () => {
     const tokenRequests = calls.filter((c) => c.path === TOKEN_PATH);
     assert.equal(tokenRequests.length, 1, `token requests: ${JSON.stringify(tokenRequests)}`);
     assert.equal(tokenRequests[0]?.status, 200);
-    // Every call was refused at most once before it succeeded.
+    // The expiry path ran (the upstream refused the old token), and no call was refused twice.
     const refused = calls.filter((c) => c.status === 401);
-    assert.ok(refused.length <= 50, `${refused.length} refusals`);
+    assert.ok(refused.length >= 1 && refused.length <= 50, `${refused.length} refusals`);
     assert.equal(calls.filter((c) => c.path !== TOKEN_PATH && c.status === 200).length, 50);
   });
 

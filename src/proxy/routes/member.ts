@@ -82,8 +82,14 @@ export function memberRoutes(core: ProxyCore) {
 
   /** The consultation, if it is the member's; else the same 404 as an unknown id. */
   const ownConsultation = async (c: Context<ProxyEnv>) => {
-    const consultation = await upstreamCall(() =>
-      upstream.getConsultation(pathId(c, 'consultationId'), signal(c)),
+    const id = pathId(c, 'consultationId');
+    const consultation = await upstreamCall(() => upstream.getConsultation(id, signal(c))).catch(
+      (error: unknown) => {
+        // Until ownership is known, any refusal but a rate limit is the same 404: nothing about
+        // another member's record (that it exists, its state) may show through.
+        const status = (error as { status?: number }).status ?? 0;
+        throw status >= 400 && status < 500 && status !== 429 ? notYours() : error;
+      },
     );
     if (consultation.userId !== member(c).userId) throw notYours();
     return consultation;
@@ -113,7 +119,14 @@ export function memberRoutes(core: ProxyCore) {
       { route, body: request },
       async (key) => ({
         status,
-        body: await upstreamCall(() => run({ ...signal(c), ...(key ? { idempotencyKey: key } : {}) })),
+        // Not the request's own signal: a create shared by concurrent repeats must not end because
+        // the first of them went away.
+        body: await upstreamCall(() =>
+          run({
+            signal: AbortSignal.timeout(core.limits.upstreamTimeoutMs * 2),
+            ...(key ? { idempotencyKey: key } : {}),
+          }),
+        ),
       }),
     );
     return c.json(outcome.body, outcome.status as 200 | 201);
