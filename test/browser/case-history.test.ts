@@ -38,6 +38,74 @@ const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) =>
 const firstQuestion = (backend: DemoBackend, id: string) =>
   backend.sandbox.state.consultations.get(id)!.questions[0]!.question;
 
+const faults = (backend: DemoBackend, body: Record<string, number>) =>
+  sandboxPost(backend, '/_sandbox/faults', body);
+
+/** A signed-in session whose service fails every request, with a <case-history> added once it does. */
+async function failingHistory() {
+  const fixtureResult = await inSession<HTMLElement>(html`<span></span>`);
+  const { backend, session } = fixtureResult;
+  await faults(backend, { errorRate: 1 });
+  const element = document.createElement('case-history') as CaseHistory;
+  session.append(element);
+  await waitUntil(() => $(element, '[role=alert] button'), 'the error shows', { timeout: 15000 });
+  return { ...fixtureResult, element };
+}
+
+/** Whether `target` has focus in the element; a boolean keeps a failure's report small (no DOM diff). */
+const hasFocus = (element: Element, target: Element | null | undefined) =>
+  Boolean(target) && element.shadowRoot!.activeElement === target;
+
+/** Presses the notice's "Try again" from the keyboard, as a member does. */
+async function pressTryAgain(element: Element): Promise<void> {
+  $<HTMLButtonElement>(element, '[role=alert] button')!.focus();
+  await sendKeys({ press: 'Enter' });
+}
+
+/** A session whose history has `count` consultations, answered by a scripted `fetch`. */
+function scriptedHistory(count: number): SessionManager {
+  const history = Array.from({ length: count }, (_, i) => ({
+    consultationId: `cns_scripted_${i}`,
+    userId: 'usr_scripted',
+    status: 'resolved',
+    createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+    questions: [{ question: `Scripted question ${i}`, answer: 'An answer.' }],
+  }));
+  const scripted: typeof fetch = async (input) => {
+    const url = String(input);
+    if (url.endsWith('/session')) {
+      return Response.json({
+        token: 'scripted-token',
+        expiresAt: Date.now() + 3_600_000,
+        user: { id: 'usr_scripted', language: 'en' },
+      });
+    }
+    if (url.endsWith('/user/usr_scripted/case-history')) return Response.json(history);
+    return new Response(null, { status: 503 });
+  };
+  return new SessionManager({ endpoint: '/scripted', fetch: scripted });
+}
+
+/**
+ * Runs `body` as in a browser whose Arabic numbers use Arabic-Indic digits. Chromium's own ICU
+ * (CLDR 46 and later) formats `ar` with Latin digits, so `Intl.NumberFormat('ar')` gives "2" there.
+ */
+async function withArabicIndicDigits<T>(body: () => Promise<T>): Promise<T> {
+  const native = Intl.NumberFormat;
+  Intl.NumberFormat = new Proxy(native, {
+    construct: (target, [locales, options]: ConstructorParameters<typeof Intl.NumberFormat>) =>
+      new target(
+        locales,
+        String(locales).startsWith('ar') ? { numberingSystem: 'arab', ...options } : options,
+      ),
+  });
+  try {
+    return await body();
+  } finally {
+    Intl.NumberFormat = native;
+  }
+}
+
 describe('<case-history>', () => {
   it('is accessible with a list', async () => {
     const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
@@ -124,6 +192,53 @@ describe('<case-history>', () => {
       $<HTMLButtonElement>(element, '[role=alert] button')!.click();
       await listed(element);
       expect(rows(element)).to.have.length(4);
+    });
+
+    it('moves focus to the list once Try again has loaded it', async function () {
+      this.timeout(30000);
+      const { backend, element } = await failingHistory();
+      await faults(backend, { errorRate: 0 });
+      await pressTryAgain(element);
+      await listed(element);
+      await element.updateComplete;
+      expect(hasFocus(element, rows(element)[0]), 'focus is on the first row').to.equal(true);
+      expect(rows(element)[0]!.tabIndex).to.equal(0);
+    });
+
+    it('moves focus to the new error when Try again fails again', async function () {
+      this.timeout(30000);
+      const { backend, element } = await failingHistory();
+      const first = $(element, '[role=alert]');
+      await pressTryAgain(element);
+      await waitUntil(
+        () => {
+          const notice = $(element, '[role=alert]');
+          return notice !== first && hasFocus(element, notice);
+        },
+        'focus moves to the new error',
+        { timeout: 15000 },
+      );
+      const notice = $(element, '[role=alert]')!;
+      expect(notice.getAttribute('tabindex')).to.equal('-1');
+      expect(notice.getAttribute('part')).to.equal('notice');
+      await faults(backend, { errorRate: 0 });
+      await expect(element).to.be.accessible();
+    });
+
+    it('leaves focus alone when it was elsewhere as Try again was pressed', async function () {
+      this.timeout(30000);
+      const { backend, session, element } = await failingHistory();
+      await faults(backend, { errorRate: 0 });
+      const outside = document.createElement('button');
+      outside.textContent = 'Elsewhere on the page';
+      session.before(outside);
+      outside.focus();
+      $<HTMLButtonElement>(element, '[role=alert] button')!.click();
+      await listed(element);
+      await element.updateComplete;
+      expect(document.activeElement === outside, 'focus stays where the member put it').to.equal(true);
+      expect(element.shadowRoot!.activeElement === null, 'nothing in the element has focus').to.equal(true);
+      outside.remove();
     });
   });
 
@@ -419,6 +534,38 @@ describe('<case-history>', () => {
         rows(element)[1]!.click();
         await element.updateComplete;
         expect(thread(element)!.getAttribute('lang')).to.equal(lang);
+      });
+    }
+
+    it('formats the questions used with Intl, as the browser writes Arabic numbers', async () => {
+      const { element } = await inSession<CaseHistory>(html`<case-history lang="ar"></case-history>`);
+      await listed(element);
+      const ar = new Intl.NumberFormat('ar');
+      expect(rows(element)[0]!.textContent).to.contain(`${ar.format(1)} من ${ar.format(3)} أسئلة`);
+      expect(rows(element)[2]!.textContent).to.contain(`${ar.format(2)} من ${ar.format(3)} أسئلة`);
+    });
+
+    it('shows Arabic-Indic digits in the questions used where Arabic numbers use them', async () => {
+      await withArabicIndicDigits(async () => {
+        const { element } = await inSession<CaseHistory>(html`<case-history lang="ar"></case-history>`);
+        await listed(element);
+        expect(rows(element)[0]!.textContent).to.contain('١ من ٣ أسئلة');
+        expect(rows(element)[2]!.textContent).to.contain('٢ من ٣ أسئلة');
+        expect(rows(element)[2]!.textContent).not.to.match(/[0-9] من/);
+      });
+    });
+
+    for (const [lang, words] of [
+      ['en', 'Show more (1,050 left)'],
+      ['de', 'Mehr anzeigen (noch 1.050)'],
+      ['ar', `عرض المزيد (المتبقي: ${new Intl.NumberFormat('ar').format(1050)})`],
+    ] as const) {
+      it(`formats the rows left with Intl in ${lang}`, async () => {
+        const element = await fixture<CaseHistory>(
+          html`<case-history lang=${lang} .session=${scriptedHistory(1100)}></case-history>`,
+        );
+        await listed(element);
+        expect($(element, '[part=more-button]')!.textContent!.trim()).to.equal(words);
       });
     }
 

@@ -40,6 +40,51 @@ const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) =>
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
+const faults = (backend: DemoBackend, body: Record<string, number>) =>
+  sandboxPost(backend, '/_sandbox/faults', body);
+
+/** A signed-in session whose service fails every request, with a thread for alex's bp case added once it does. */
+async function failingThread() {
+  const fixtureResult = await inSession<HTMLElement>(html`<span></span>`);
+  const { backend, session } = fixtureResult;
+  await faults(backend, { errorRate: 1 });
+  const element = document.createElement('consult-thread') as ConsultThread;
+  element.consultationId = 'cns_demo_alex_bp';
+  session.append(element);
+  await waitUntil(() => $(element, '[role=alert] button'), 'the error shows', { timeout: 15000 });
+  return { ...fixtureResult, element };
+}
+
+/** Presses the notice's "Try again" from the keyboard, as a member does. */
+async function pressTryAgain(element: Element): Promise<void> {
+  $<HTMLButtonElement>(element, '[role=alert] button')!.focus();
+  await sendKeys({ press: 'Enter' });
+}
+
+/** Whether `target` has focus in the element; a boolean keeps a failure's report small (no DOM diff). */
+const hasFocus = (element: Element, target: Element | null | undefined) =>
+  Boolean(target) && element.shadowRoot!.activeElement === target;
+
+/**
+ * Runs `body` as in a browser whose Arabic numbers use Arabic-Indic digits. Chromium's own ICU
+ * (CLDR 46 and later) formats `ar` with Latin digits, so `Intl.NumberFormat('ar')` gives "2" there.
+ */
+async function withArabicIndicDigits<T>(body: () => Promise<T>): Promise<T> {
+  const native = Intl.NumberFormat;
+  Intl.NumberFormat = new Proxy(native, {
+    construct: (target, [locales, options]: ConstructorParameters<typeof Intl.NumberFormat>) =>
+      new target(
+        locales,
+        String(locales).startsWith('ar') ? { numberingSystem: 'arab', ...options } : options,
+      ),
+  });
+  try {
+    return await body();
+  } finally {
+    Intl.NumberFormat = native;
+  }
+}
+
 /** A thread inside a signed-in session, for a consultation created now with `questions`. */
 async function newThread(questions: string[], attributes: { pollInterval?: number } = {}) {
   const fixtureResult = await inSession<ConsultThread>(
@@ -166,6 +211,52 @@ describe('<consult-thread>', () => {
       $<HTMLButtonElement>(element, '[role=alert] button')!.click();
       await loaded(element);
       expect(shadowText(element)).to.contain('142/91');
+    });
+  });
+
+  describe('when loading fails and the member presses Try again', () => {
+    it('moves focus to the first question once Try again has loaded it', async function () {
+      this.timeout(30000);
+      const { backend, element } = await failingThread();
+      await faults(backend, { errorRate: 0 });
+      await pressTryAgain(element);
+      await loaded(element);
+      await element.updateComplete;
+      expect(hasFocus(element, $(element, '#question-0')), 'focus is on the first question').to.equal(true);
+    });
+
+    it('moves focus to the new error when Try again fails again', async function () {
+      this.timeout(30000);
+      const { backend, element } = await failingThread();
+      const first = $(element, '[role=alert]');
+      await pressTryAgain(element);
+      await waitUntil(
+        () => {
+          const notice = $(element, '[role=alert]');
+          return notice !== first && hasFocus(element, notice);
+        },
+        'focus moves to the new error',
+        { timeout: 15000 },
+      );
+      expect($(element, '[role=alert]')!.getAttribute('tabindex')).to.equal('-1');
+      await faults(backend, { errorRate: 0 });
+      await expect(element).to.be.accessible();
+    });
+
+    it('leaves focus alone when it was elsewhere as Try again was pressed', async function () {
+      this.timeout(30000);
+      const { backend, session, element } = await failingThread();
+      await faults(backend, { errorRate: 0 });
+      const outside = document.createElement('button');
+      outside.textContent = 'Elsewhere on the page';
+      session.before(outside);
+      outside.focus();
+      $<HTMLButtonElement>(element, '[role=alert] button')!.click();
+      await loaded(element);
+      await element.updateComplete;
+      expect(document.activeElement === outside, 'focus stays where the member put it').to.equal(true);
+      expect(element.shadowRoot!.activeElement === null, 'nothing in the element has focus').to.equal(true);
+      outside.remove();
     });
   });
 
@@ -653,6 +744,64 @@ describe('<consult-thread>', () => {
         await expect(element).to.be.accessible();
       });
     }
+
+    /** A used-up consultation whose answer has `insecure` attachments the thread leaves out. */
+    const usedUp = (insecure: number) =>
+      sample({
+        questions: [
+          {
+            question: 'Here are my results.',
+            answer: 'They look normal.',
+            attachments: Array.from({ length: insecure }, (_, i) => `http://insecure.example.org/${i}.pdf`),
+          },
+          { question: 'And the next ones?' },
+          { question: 'And after that?' },
+        ],
+      });
+
+    it('formats its counts with Intl, as the browser writes Arabic numbers', async () => {
+      const element = await fixture<ConsultThread>(
+        html`<consult-thread lang="ar" .consultation=${usedUp(1200)}></consult-thread>`,
+      );
+      await loaded(element);
+      const ar = new Intl.NumberFormat('ar');
+      const text = shadowText(element);
+      expect(text).to.contain(`تم استخدام ${ar.format(3)} من ${ar.format(3)} أسئلة`);
+      expect(text).to.contain(`في هذه الاستشارة (${ar.format(3)}).`);
+      expect(text).to.contain(`عدد المرفقات المحذوفة لأن روابطها غير آمنة: ${ar.format(1200)}`);
+      // Grouped as the language groups: Latin digits still show Intl was asked.
+      expect(ar.format(1200)).not.to.equal('1200');
+    });
+
+    it('shows Arabic-Indic digits in its counts where Arabic numbers use them', async () => {
+      await withArabicIndicDigits(async () => {
+        const element = await fixture<ConsultThread>(
+          html`<consult-thread lang="ar" .consultation=${usedUp(2)}></consult-thread>`,
+        );
+        await loaded(element);
+        const text = shadowText(element);
+        expect(text).to.contain('تم استخدام ٣ من ٣ أسئلة');
+        expect(text).to.contain('في هذه الاستشارة (٣).');
+        expect(text).to.contain('عدد المرفقات المحذوفة لأن روابطها غير آمنة: ٢');
+        for (const count of $$(element, '#followup-count, #followup-notice, .attachments .note')) {
+          expect(count.textContent).not.to.match(/[0-9]/);
+        }
+      });
+    });
+
+    it('groups a large count as the language does and keeps the plural choice', async () => {
+      const german = await fixture<ConsultThread>(
+        html`<consult-thread lang="de" .consultation=${usedUp(1200)}></consult-thread>`,
+      );
+      await loaded(german);
+      expect(shadowText(german)).to.contain('1.200 Anhänge wurden weggelassen');
+      const english = await fixture<ConsultThread>(
+        html`<consult-thread lang="en" .consultation=${usedUp(1)}></consult-thread>`,
+      );
+      await loaded(english);
+      expect(shadowText(english)).to.contain('One attachment was left out because its link is not secure.');
+      expect(shadowText(english)).to.contain('3 of 3 questions used');
+    });
 
     it('follows an Arabic-speaking member right to left', async () => {
       const { element } = await inSession<ConsultThread>(

@@ -55,6 +55,36 @@ async function faults(backend: DemoBackend, body: Record<string, number>): Promi
   await backend.sandbox.fetch('/_sandbox/faults', { method: 'POST', body: JSON.stringify(body) });
 }
 
+/** Whether `target` has focus in the element; a boolean keeps a failure's report small (no DOM diff). */
+const hasFocus = (element: Element, target: Element | null | undefined) =>
+  Boolean(target) && element.shadowRoot!.activeElement === target;
+
+/** A chat whose session fails to sign in `failures` times, then signs alex in. */
+async function chatSigningInAfter(failures: number) {
+  const backend = createDemoBackend();
+  await backend.ready;
+  let attempts = 0;
+  const signIn = backend.signInAs('alex');
+  const session = new SessionManager({
+    endpoint: backend.endpoint,
+    fetch: backend.fetch,
+    signIn: () => (++attempts <= failures ? Promise.reject(new Error('offline')) : signIn()),
+  });
+  const element = await fixture<NavigatorChat>(html`<navigator-chat .session=${session}></navigator-chat>`);
+  await waitUntil(() => shadowText(element).includes('not available right now'), 'the error shows');
+  return { element, attempts: () => attempts };
+}
+
+/** Sends `text` while the service fails, and waits for it to show as not sent. */
+async function failToSend(element: NavigatorChat, backend: DemoBackend, text: string): Promise<Element> {
+  await faults(backend, { errorRate: 1 });
+  await type(element, text);
+  await sendKeys({ press: 'Enter' });
+  await waitUntil(() => shadowText(element).includes('Not sent'), 'the failure shows', { timeout: 15000 });
+  await faults(backend, { errorRate: 0 });
+  return element.shadowRoot!.querySelector('.message.failed')!;
+}
+
 const chatIn = (options: Parameters<typeof inSession>[1] = {}) =>
   inSession<NavigatorChat>(html`<navigator-chat></navigator-chat>`, options);
 
@@ -139,6 +169,43 @@ describe('<navigator-chat>', () => {
     element.shadowRoot!.querySelector<HTMLButtonElement>('.notice button')!.click();
     await waitUntil(() => part(element, 'input'), 'the chat appears after the retry');
     expect(attempts).to.equal(2);
+  });
+
+  it('moves focus to the composer when Try again signs in', async () => {
+    const { element, attempts } = await chatSigningInAfter(1);
+    element.shadowRoot!.querySelector<HTMLButtonElement>('.notice button')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => part(element, 'input'), 'the chat appears after the retry');
+    await element.updateComplete;
+    expect(attempts()).to.equal(2);
+    expect(hasFocus(element, input(element)), 'focus is in the composer').to.equal(true);
+  });
+
+  it('moves focus to the new error when Try again fails again', async () => {
+    const { element, attempts } = await chatSigningInAfter(2);
+    const first = element.shadowRoot!.querySelector('.notice');
+    element.shadowRoot!.querySelector<HTMLButtonElement>('.notice button')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => {
+      const notice = element.shadowRoot!.querySelector('.notice');
+      return notice !== first && hasFocus(element, notice);
+    }, 'focus moves to the new error');
+    expect(attempts()).to.equal(2);
+    expect(element.shadowRoot!.querySelector('.notice')!.getAttribute('tabindex')).to.equal('-1');
+    await expect(element).to.be.accessible();
+  });
+
+  it('leaves focus alone when it was elsewhere as Try again was pressed', async () => {
+    const { element } = await chatSigningInAfter(1);
+    const outside = document.createElement('button');
+    outside.textContent = 'Elsewhere on the page';
+    element.before(outside);
+    outside.focus();
+    element.shadowRoot!.querySelector<HTMLButtonElement>('.notice button')!.click();
+    await waitUntil(() => part(element, 'input'), 'the chat appears after the retry');
+    await element.updateComplete;
+    expect(document.activeElement === outside, 'focus stays where the member put it').to.equal(true);
+    outside.remove();
   });
 
   it('says so when it has neither a session nor an endpoint', async () => {
@@ -430,6 +497,52 @@ describe('<navigator-chat>', () => {
       expect(new Set(failedAttempts.map((r) => r.idempotencyKey))).to.deep.equal(new Set([retriedKey]));
       expect(delivered.filter((r) => r.idempotencyKey === retriedKey)).to.have.length(1);
       expect(delivered).to.have.length(2);
+    });
+
+    it('keeps focus in the composer when Retry is pressed from the keyboard', async function () {
+      this.timeout(30000);
+      const { element, backend } = await chatIn();
+      await ask(element, GENERAL);
+      const failed = await failToSend(element, backend, 'How can I sleep better?');
+      failed.querySelector<HTMLButtonElement>('[part~="retry-button"]')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await element.updateComplete;
+      expect(hasFocus(element, input(element)), 'focus moves to the composer').to.equal(true);
+      await waitUntil(() => replies(element).length === 3, 'the retried message is answered', {
+        timeout: 5000,
+      });
+      expect(hasFocus(element, input(element)), 'focus stays in the composer').to.equal(true);
+    });
+
+    it('keeps focus in the composer when a retried message fails again', async function () {
+      this.timeout(40000);
+      const { element, backend } = await chatIn();
+      await ask(element, GENERAL);
+      const failed = await failToSend(element, backend, 'How can I sleep better?');
+      await faults(backend, { errorRate: 1 });
+      failed.querySelector<HTMLButtonElement>('[part~="retry-button"]')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => shadowText(element).includes('Sending'), 'the message is sent again');
+      await waitUntil(() => shadowText(element).includes('Not sent'), 'it fails again', { timeout: 15000 });
+      await faults(backend, { errorRate: 0 });
+      expect(hasFocus(element, input(element)), 'focus stays in the composer').to.equal(true);
+    });
+
+    it('leaves focus alone when Retry is pressed while focus is elsewhere', async function () {
+      this.timeout(30000);
+      const { element, backend, session } = await chatIn();
+      await ask(element, GENERAL);
+      const failed = await failToSend(element, backend, 'How can I sleep better?');
+      const outside = document.createElement('button');
+      outside.textContent = 'Elsewhere on the page';
+      session.before(outside);
+      outside.focus();
+      failed.querySelector<HTMLButtonElement>('[part~="retry-button"]')!.click();
+      await waitUntil(() => replies(element).length === 3, 'the retried message is answered', {
+        timeout: 5000,
+      });
+      expect(document.activeElement === outside, 'focus stays where the member put it').to.equal(true);
+      outside.remove();
     });
 
     it('keeps an unsent message through a reload, back in the composer', async function () {

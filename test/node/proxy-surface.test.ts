@@ -485,6 +485,23 @@ describe('S6: limits', () => {
     assert.equal(elsewhere.status, 200);
   });
 
+  it('per-address sign-in limit → 429 on POST /session, zero upstream calls once refused', async () => {
+    const limited = await proxyWith({
+      limits: { sessionsPerAddressPerMinute: 2 },
+      clientAddress: (c) => c.req.header('x-test-client'),
+    });
+    await awayFromMinuteBoundary();
+    const signIn = (address: string) =>
+      limited.call('POST', '/session', { body: { demoUser: 'alex' }, headers: { 'x-test-client': address } });
+    for (let i = 0; i < 2; i++) assert.equal((await signIn('198.51.100.7')).status, 200, `sign-in ${i + 1}`);
+    const since = limited.mark();
+    const refused = await signIn('198.51.100.7');
+    assert.equal(refused.status, 429, refused.text);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.deepEqual(limited.upstreamCalls(since), []);
+    assert.equal((await signIn('198.51.100.8')).status, 200, 'another address is not affected');
+  });
+
   it('an upstream that does not answer in time → 504', async () => {
     const slow = await proxyWith({ limits: { upstreamTimeoutMs: 200 } });
     const token = await slow.session('alex');

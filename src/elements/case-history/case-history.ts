@@ -20,8 +20,8 @@ const strings = defineStrings({
     empty: 'You have not asked a doctor yet.',
     list: 'Your consultations',
     untitled: 'Consultation without a question',
-    questions: (used: number, max: number) => `${used} of ${max} questions`,
-    showMore: (left: number) => `Show more (${left} left)`,
+    questions: (used: string, max: string) => `${used} of ${max} questions`,
+    showMore: (left: string) => `Show more (${left} left)`,
     back: 'Back to all consultations',
     answered: 'A doctor has answered one of your questions',
   },
@@ -32,8 +32,8 @@ const strings = defineStrings({
     empty: 'Sie haben noch keinem Arzt eine Frage gestellt.',
     list: 'Ihre Beratungen',
     untitled: 'Beratung ohne Frage',
-    questions: (used: number, max: number) => `${used} von ${max} Fragen`,
-    showMore: (left: number) => `Mehr anzeigen (noch ${left})`,
+    questions: (used: string, max: string) => `${used} von ${max} Fragen`,
+    showMore: (left: string) => `Mehr anzeigen (noch ${left})`,
     back: 'Zurück zu allen Beratungen',
     answered: 'Ein Arzt hat eine Ihrer Fragen beantwortet',
   },
@@ -44,8 +44,8 @@ const strings = defineStrings({
     empty: 'Vous n’avez encore posé aucune question à un médecin.',
     list: 'Vos consultations',
     untitled: 'Consultation sans question',
-    questions: (used: number, max: number) => `${used} sur ${max} questions`,
-    showMore: (left: number) => `Afficher plus (${left} restantes)`,
+    questions: (used: string, max: string) => `${used} sur ${max} questions`,
+    showMore: (left: string) => `Afficher plus (${left} restantes)`,
     back: 'Retour à toutes les consultations',
     answered: 'Un médecin a répondu à l’une de vos questions',
   },
@@ -56,8 +56,8 @@ const strings = defineStrings({
     empty: 'Todavía no has consultado a un médico.',
     list: 'Tus consultas',
     untitled: 'Consulta sin pregunta',
-    questions: (used: number, max: number) => `${used} de ${max} preguntas`,
-    showMore: (left: number) => `Mostrar más (quedan ${left})`,
+    questions: (used: string, max: string) => `${used} de ${max} preguntas`,
+    showMore: (left: string) => `Mostrar más (quedan ${left})`,
     back: 'Volver a todas las consultas',
     answered: 'Un médico ha respondido a una de tus preguntas',
   },
@@ -68,8 +68,8 @@ const strings = defineStrings({
     empty: 'U hebt nog geen vraag aan een arts gesteld.',
     list: 'Uw consulten',
     untitled: 'Consult zonder vraag',
-    questions: (used: number, max: number) => `${used} van ${max} vragen`,
-    showMore: (left: number) => `Meer tonen (nog ${left})`,
+    questions: (used: string, max: string) => `${used} van ${max} vragen`,
+    showMore: (left: string) => `Meer tonen (nog ${left})`,
     back: 'Terug naar alle consulten',
     answered: 'Een arts heeft een van uw vragen beantwoord',
   },
@@ -80,8 +80,8 @@ const strings = defineStrings({
     empty: 'لم تطرح أي سؤال على طبيب بعد.',
     list: 'استشاراتك',
     untitled: 'استشارة بلا سؤال',
-    questions: (used: number, max: number) => `${used} من ${max} أسئلة`,
-    showMore: (left: number) => `عرض المزيد (المتبقي: ${left})`,
+    questions: (used: string, max: string) => `${used} من ${max} أسئلة`,
+    showMore: (left: string) => `عرض المزيد (المتبقي: ${left})`,
     back: 'العودة إلى كل الاستشارات',
     answered: 'أجاب طبيب عن أحد أسئلتك',
   },
@@ -169,6 +169,8 @@ export class CaseHistory extends SessionElement {
   #observer?: IntersectionObserver;
   #observed?: Element;
   #focusAfterUpdate?: () => HTMLElement | null | undefined;
+  /** "Try again" had focus: once the list (or the error) is back, focus goes to it. */
+  #focusWhenLoaded = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -200,11 +202,31 @@ export class CaseHistory extends SessionElement {
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     this.#observeSentinel();
+    if (this.#focusWhenLoaded && this.phase !== 'loading') {
+      // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
+      this.#focusWhenLoaded = false;
+      if (this.#focusIsFree()) {
+        this.#focusAfterUpdate ??= () =>
+          this.#rows()[this.activeIndex] ??
+          this.renderRoot.querySelector<HTMLElement>('[part~="notice"][tabindex], [part~="empty"]');
+      }
+    }
     if (this.#focusAfterUpdate) {
       this.#focusAfterUpdate()?.focus();
       this.#focusAfterUpdate = undefined;
     }
   }
+
+  /** Focus is in this element, or nowhere (its button was removed): moving it takes it from no one. */
+  #focusIsFree(): boolean {
+    const active = document.activeElement;
+    return Boolean(this.shadowRoot?.activeElement) || !active || active === document.body;
+  }
+
+  #retry = (): void => {
+    this.#focusWhenLoaded = Boolean(this.shadowRoot?.activeElement);
+    this.reload();
+  };
 
   /** Loads the list again, for example after an error. */
   reload(): void {
@@ -422,18 +444,19 @@ export class CaseHistory extends SessionElement {
   #renderList(): TemplateResult {
     const { localize } = this;
     if (this.phase === 'error') {
-      return html`<div part="notice" class="notice error" role="alert">
+      return html`<div part="notice" class="notice error" role="alert" tabindex="-1">
         <p>${localize.t('loadFailed')}</p>
-        <button type="button" @click=${() => this.reload()}>${localize.t('retry')}</button>
+        <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
       </div>`;
     }
     if (this.phase !== 'done') return html`<p class="loading">${localize.t('loading')}</p>`;
     if (this.consultations.length === 0) {
-      return html`<div part="empty" class="empty">
+      return html`<div part="empty" class="empty" tabindex="-1">
         <slot name="empty"><p class="notice">${localize.t('empty')}</p></slot>
       </div>`;
     }
     const format = localize.format;
+    const max = format.number(MAX_QUESTIONS_PER_CONSULTATION);
     const date = (iso: string) => (Number.isNaN(Date.parse(iso)) ? '' : format.date(iso));
     const visible = this.consultations.slice(0, this.shown);
     const left = this.consultations.length - visible.length;
@@ -461,7 +484,7 @@ export class CaseHistory extends SessionElement {
                   ${statusBadge(c.status, localize.language)}
                   <time datetime=${c.createdAt}>${date(c.createdAt)}</time>
                   <span class="count"
-                    >${localize.t('questions', c.questions.length, MAX_QUESTIONS_PER_CONSULTATION)}</span
+                    >${localize.t('questions', format.number(c.questions.length), max)}</span
                   >
                 </span>
               </button>
@@ -473,7 +496,7 @@ export class CaseHistory extends SessionElement {
           ? html`<div class="more">
               <span class="sentinel" aria-hidden="true"></span>
               <button part="more-button" type="button" @click=${this.#onShowMore}>
-                ${localize.t('showMore', left)}
+                ${localize.t('showMore', format.number(left))}
               </button>
             </div>`
           : nothing

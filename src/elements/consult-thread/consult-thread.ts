@@ -40,17 +40,17 @@ const strings = defineStrings({
     licence: (number: string, countries: string) => `Licence ${number} (${countries})`,
     profile: (name: string) => `Profile of ${name}`,
     attachments: 'Attachments',
-    attachmentsLeftOut: (n: number) =>
+    attachmentsLeftOut: (n: number, formatted: string) =>
       n === 1
         ? 'One attachment was left out because its link is not secure.'
-        : `${n} attachments were left out because their links are not secure.`,
+        : `${formatted} attachments were left out because their links are not secure.`,
     followupLabel: 'Ask a follow-up question',
-    used: (used: number, max: number) => `${used} of ${max} questions used`,
+    used: (used: string, max: string) => `${used} of ${max} questions used`,
     send: 'Send question',
     sending: 'Sending…',
     emptyQuestion: 'Please write your question before sending it.',
     sendFailed: 'Your question could not be sent. Please try again; your text is kept.',
-    limitReached: (max: number) => `You have used all ${max} questions of this consultation.`,
+    limitReached: (max: string) => `You have used all ${max} questions of this consultation.`,
     closedReason: 'This consultation was closed; start a new one to ask more.',
     canceledReason: 'This consultation was canceled; start a new one to ask more.',
     unsent: 'Your unsent question (copy it into a new consultation)',
@@ -75,18 +75,18 @@ const strings = defineStrings({
     licence: (number: string, countries: string) => `Zulassung ${number} (${countries})`,
     profile: (name: string) => `Profil von ${name}`,
     attachments: 'Anhänge',
-    attachmentsLeftOut: (n: number) =>
+    attachmentsLeftOut: (n: number, formatted: string) =>
       n === 1
         ? 'Ein Anhang wurde weggelassen, weil sein Link nicht sicher ist.'
-        : `${n} Anhänge wurden weggelassen, weil ihre Links nicht sicher sind.`,
+        : `${formatted} Anhänge wurden weggelassen, weil ihre Links nicht sicher sind.`,
     followupLabel: 'Eine Folgefrage stellen',
-    used: (used: number, max: number) => `${used} von ${max} Fragen genutzt`,
+    used: (used: string, max: string) => `${used} von ${max} Fragen genutzt`,
     send: 'Frage senden',
     sending: 'Wird gesendet…',
     emptyQuestion: 'Bitte schreiben Sie Ihre Frage, bevor Sie sie senden.',
     sendFailed:
       'Ihre Frage konnte nicht gesendet werden. Bitte versuchen Sie es erneut; Ihr Text bleibt erhalten.',
-    limitReached: (max: number) => `Sie haben alle ${max} Fragen dieser Beratung genutzt.`,
+    limitReached: (max: string) => `Sie haben alle ${max} Fragen dieser Beratung genutzt.`,
     closedReason: 'Diese Beratung wurde abgeschlossen; starten Sie eine neue, um weitere Fragen zu stellen.',
     canceledReason: 'Diese Beratung wurde abgebrochen; starten Sie eine neue, um weitere Fragen zu stellen.',
     unsent: 'Ihre nicht gesendete Frage (kopieren Sie sie in eine neue Beratung)',
@@ -111,17 +111,17 @@ const strings = defineStrings({
     licence: (number: string, countries: string) => `Autorisation d’exercer ${number} (${countries})`,
     profile: (name: string) => `Profil de ${name}`,
     attachments: 'Pièces jointes',
-    attachmentsLeftOut: (n: number) =>
+    attachmentsLeftOut: (n: number, formatted: string) =>
       n === 1
         ? 'Une pièce jointe a été omise car son lien n’est pas sécurisé.'
-        : `${n} pièces jointes ont été omises car leurs liens ne sont pas sécurisés.`,
+        : `${formatted} pièces jointes ont été omises car leurs liens ne sont pas sécurisés.`,
     followupLabel: 'Poser une question complémentaire',
-    used: (used: number, max: number) => `${used} sur ${max} questions utilisées`,
+    used: (used: string, max: string) => `${used} sur ${max} questions utilisées`,
     send: 'Envoyer la question',
     sending: 'Envoi en cours…',
     emptyQuestion: 'Veuillez écrire votre question avant de l’envoyer.',
     sendFailed: 'Votre question n’a pas pu être envoyée. Veuillez réessayer ; votre texte est conservé.',
-    limitReached: (max: number) => `Vous avez utilisé les ${max} questions de cette consultation.`,
+    limitReached: (max: string) => `Vous avez utilisé les ${max} questions de cette consultation.`,
     closedReason:
       'Cette consultation a été clôturée ; commencez-en une nouvelle pour poser d’autres questions.',
     canceledReason:
@@ -148,17 +148,17 @@ const strings = defineStrings({
     licence: (number: string, countries: string) => `Licencia ${number} (${countries})`,
     profile: (name: string) => `Perfil de ${name}`,
     attachments: 'Archivos adjuntos',
-    attachmentsLeftOut: (n: number) =>
+    attachmentsLeftOut: (n: number, formatted: string) =>
       n === 1
         ? 'Se omitió un archivo adjunto porque su enlace no es seguro.'
-        : `Se omitieron ${n} archivos adjuntos porque sus enlaces no son seguros.`,
+        : `Se omitieron ${formatted} archivos adjuntos porque sus enlaces no son seguros.`,
     followupLabel: 'Haz una pregunta de seguimiento',
-    used: (used: number, max: number) => `${used} de ${max} preguntas usadas`,
+    used: (used: string, max: string) => `${used} de ${max} preguntas usadas`,
     send: 'Enviar pregunta',
     sending: 'Enviando…',
     emptyQuestion: 'Escribe tu pregunta antes de enviarla.',
     sendFailed: 'No se pudo enviar tu pregunta. Inténtalo de nuevo; tu texto se conserva.',
-    limitReached: (max: number) => `Has usado las ${max} preguntas de esta consulta.`,
+    limitReached: (max: string) => `Has usado las ${max} preguntas de esta consulta.`,
     closedReason: 'Esta consulta se cerró; inicia una nueva para hacer más preguntas.',
     canceledReason: 'Esta consulta se canceló; inicia una nueva para hacer más preguntas.',
     unsent: 'Tu pregunta sin enviar (cópiala en una nueva consulta)',
@@ -183,17 +183,17 @@ const strings = defineStrings({
     licence: (number: string, countries: string) => `Registratie ${number} (${countries})`,
     profile: (name: string) => `Profiel van ${name}`,
     attachments: 'Bijlagen',
-    attachmentsLeftOut: (n: number) =>
+    attachmentsLeftOut: (n: number, formatted: string) =>
       n === 1
         ? 'Eén bijlage is weggelaten omdat de link niet veilig is.'
-        : `${n} bijlagen zijn weggelaten omdat de links niet veilig zijn.`,
+        : `${formatted} bijlagen zijn weggelaten omdat de links niet veilig zijn.`,
     followupLabel: 'Stel een vervolgvraag',
-    used: (used: number, max: number) => `${used} van ${max} vragen gebruikt`,
+    used: (used: string, max: string) => `${used} van ${max} vragen gebruikt`,
     send: 'Vraag versturen',
     sending: 'Bezig met versturen…',
     emptyQuestion: 'Schrijf eerst uw vraag voordat u die verstuurt.',
     sendFailed: 'Uw vraag kon niet worden verstuurd. Probeer het opnieuw; uw tekst blijft bewaard.',
-    limitReached: (max: number) => `U hebt alle ${max} vragen van dit consult gebruikt.`,
+    limitReached: (max: string) => `U hebt alle ${max} vragen van dit consult gebruikt.`,
     closedReason: 'Dit consult is afgesloten; begin een nieuw consult om meer te vragen.',
     canceledReason: 'Dit consult is geannuleerd; begin een nieuw consult om meer te vragen.',
     unsent: 'Uw niet-verstuurde vraag (kopieer die naar een nieuw consult)',
@@ -218,15 +218,17 @@ const strings = defineStrings({
     licence: (number: string, countries: string) => `الترخيص ${number} (${countries})`,
     profile: (name: string) => `الملف المهني لـ ${name}`,
     attachments: 'المرفقات',
-    attachmentsLeftOut: (n: number) =>
-      n === 1 ? 'تم حذف مرفق واحد لأن رابطه غير آمن.' : `عدد المرفقات المحذوفة لأن روابطها غير آمنة: ${n}`,
+    attachmentsLeftOut: (n: number, formatted: string) =>
+      n === 1
+        ? 'تم حذف مرفق واحد لأن رابطه غير آمن.'
+        : `عدد المرفقات المحذوفة لأن روابطها غير آمنة: ${formatted}`,
     followupLabel: 'اطرح سؤال متابعة',
-    used: (used: number, max: number) => `تم استخدام ${used} من ${max} أسئلة`,
+    used: (used: string, max: string) => `تم استخدام ${used} من ${max} أسئلة`,
     send: 'إرسال السؤال',
     sending: 'جارٍ الإرسال…',
     emptyQuestion: 'يرجى كتابة سؤالك قبل إرساله.',
     sendFailed: 'تعذّر إرسال سؤالك. يرجى المحاولة مرة أخرى؛ نصّك محفوظ.',
-    limitReached: (max: number) => `لقد استخدمت جميع الأسئلة المتاحة في هذه الاستشارة (${max}).`,
+    limitReached: (max: string) => `لقد استخدمت جميع الأسئلة المتاحة في هذه الاستشارة (${max}).`,
     closedReason: 'تم إغلاق هذه الاستشارة؛ ابدأ استشارة جديدة لطرح المزيد من الأسئلة.',
     canceledReason: 'تم إلغاء هذه الاستشارة؛ ابدأ استشارة جديدة لطرح المزيد من الأسئلة.',
     unsent: 'سؤالك الذي لم يُرسل (انسخه إلى استشارة جديدة)',
@@ -336,6 +338,8 @@ export class ConsultThread extends SessionElement {
   #load?: AbortController;
   #attempt?: { key: string; text: string };
   #focusAfterUpdate?: string;
+  /** "Try again" had focus: once the consultation (or the error) is back, focus goes to it. */
+  #focusWhenLoaded = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -387,11 +391,27 @@ export class ConsultThread extends SessionElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    if (this.#focusWhenLoaded && this.phase !== 'loading') {
+      // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
+      this.#focusWhenLoaded = false;
+      if (this.#focusIsFree()) this.#focusAfterUpdate ??= '#question-0, [part~="notice"][tabindex]';
+    }
     if (this.#focusAfterUpdate) {
       this.renderRoot.querySelector<HTMLElement>(this.#focusAfterUpdate)?.focus();
       this.#focusAfterUpdate = undefined;
     }
   }
+
+  /** Focus is in this element, or nowhere (its button was removed): moving it takes it from no one. */
+  #focusIsFree(): boolean {
+    const active = document.activeElement;
+    return Boolean(this.shadowRoot?.activeElement) || !active || active === document.body;
+  }
+
+  #retry = (): void => {
+    this.#focusWhenLoaded = Boolean(this.shadowRoot?.activeElement);
+    this.reload();
+  };
 
   /** Loads the consultation again, for example after an error. */
   reload(): void {
@@ -572,7 +592,7 @@ export class ConsultThread extends SessionElement {
     if (c.status === 'canceled') return localize.t('canceledReason');
     if (c.status === 'closed' || this.sendProblem === 'closed') return localize.t('closedReason');
     if (c.questions.length >= MAX_QUESTIONS_PER_CONSULTATION || this.sendProblem === 'limit') {
-      return localize.t('limitReached', MAX_QUESTIONS_PER_CONSULTATION);
+      return localize.t('limitReached', localize.format.number(MAX_QUESTIONS_PER_CONSULTATION));
     }
     return undefined;
   }
@@ -597,9 +617,9 @@ export class ConsultThread extends SessionElement {
     if (loading) return html`<p class="loading">${localize.t('loading')}</p>`;
     if (this.phase === 'error') {
       const notFound = this.loadError instanceof ApiError && this.loadError.status === 404;
-      return html`<div part="notice" class="notice error" role="alert">
+      return html`<div part="notice" class="notice error" role="alert" tabindex="-1">
         <p>${notFound ? localize.t('notFound') : localize.t('loadFailed')}</p>
-        <button type="button" @click=${() => this.reload()}>${localize.t('retry')}</button>
+        <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
       </div>`;
     }
     return html`<p part="notice" class="notice">${localize.t('none')}</p>`;
@@ -705,14 +725,24 @@ export class ConsultThread extends SessionElement {
             </ul>`
           : nothing
       }
-      ${leftOut ? html`<p class="note">${this.localize.t('attachmentsLeftOut', leftOut)}</p>` : nothing}
+      ${
+        leftOut
+          ? html`<p class="note">
+              ${this.localize.t('attachmentsLeftOut', leftOut, this.localize.format.number(leftOut))}
+            </p>`
+          : nothing
+      }
     </div>`;
   }
 
   #renderFollowup(c: Consultation): TemplateResult {
     const { localize } = this;
     const used = html`<p id="followup-count" class="count">
-      ${localize.t('used', c.questions.length, MAX_QUESTIONS_PER_CONSULTATION)}
+      ${localize.t(
+        'used',
+        localize.format.number(c.questions.length),
+        localize.format.number(MAX_QUESTIONS_PER_CONSULTATION),
+      )}
     </p>`;
     const reason = this.#closedReason(c);
     if (reason) {

@@ -323,6 +323,8 @@ export class NavigatorChat extends SessionElement {
   #counter = 0;
   #statusSource?: SessionManager;
   #onStatus = () => this.requestUpdate();
+  /** "Try again" had focus: once the session is back (or failed again), focus goes to what replaced it. */
+  #focusWhenSignedIn = false;
 
   protected override sessionChanged(session: SessionManager | undefined): void {
     this.#statusSource?.removeEventListener('status', this.#onStatus);
@@ -339,10 +341,30 @@ export class NavigatorChat extends SessionElement {
   }
 
   protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
     if (changed.has('messages') || changed.has('sending')) {
       const log = this.renderRoot.querySelector<HTMLElement>('[part=log]');
       if (log) log.scrollTop = log.scrollHeight;
     }
+    const status = this.activeSession?.status;
+    if (this.#focusWhenSignedIn && (this.user || status === 'error' || status === 'expired')) {
+      // After "try again" the button is gone: focus goes to the composer, or to the error again.
+      this.#focusWhenSignedIn = false;
+      if (this.#focusIsFree()) {
+        this.renderRoot.querySelector<HTMLElement>('[part=input], .notice[tabindex]')?.focus();
+      }
+    }
+  }
+
+  /** Focus is in this element, or nowhere (its button was removed): moving it takes it from no one. */
+  #focusIsFree(): boolean {
+    const active = document.activeElement;
+    return Boolean(this.shadowRoot?.activeElement) || !active || active === document.body;
+  }
+
+  #retrySession(session: SessionManager): void {
+    this.#focusWhenSignedIn = Boolean(this.shadowRoot?.activeElement);
+    void session.retry().catch(() => undefined);
   }
 
   #startOver(memberId: string | undefined): void {
@@ -433,10 +455,12 @@ export class NavigatorChat extends SessionElement {
       this.composerError = 'wait';
       return;
     }
+    // The retry button goes away as the message is sent again: focus stays in the element, in the composer.
+    const hadFocus = Boolean(this.shadowRoot?.activeElement);
     // Sent now, so it moves to the end: its reply then follows it.
     this.messages = [...this.messages.filter((m) => m.key !== message.key), message];
     void this.#deliver(message);
-    this.#focusInput();
+    if (hadFocus) this.#focusInput();
   }
 
   #setStatus(key: string, status: ChatMessage['status'], extra: Partial<ChatMessage> = {}): void {
@@ -575,9 +599,9 @@ export class NavigatorChat extends SessionElement {
           : this.user
             ? this.#renderChat()
             : failed
-              ? html`<div class="notice error" role="alert">
+              ? html`<div class="notice error" role="alert" tabindex="-1">
                   <p>${this.localize.t('unavailable')}</p>
-                  <button type="button" @click=${() => void session.retry().catch(() => undefined)}>
+                  <button type="button" @click=${() => this.#retrySession(session)}>
                     ${this.localize.t('tryAgain')}
                   </button>
                 </div>`
