@@ -205,7 +205,7 @@ export class CaseHistory extends SessionElement {
     if (this.#focusWhenLoaded && this.phase !== 'loading') {
       // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
       this.#focusWhenLoaded = false;
-      if (this.#focusIsFree()) {
+      if (this.focusIsFree()) {
         this.#focusAfterUpdate ??= () =>
           this.#rows()[this.activeIndex] ??
           this.renderRoot.querySelector<HTMLElement>('[part~="notice"][tabindex], [part~="empty"]');
@@ -215,12 +215,6 @@ export class CaseHistory extends SessionElement {
       this.#focusAfterUpdate()?.focus();
       this.#focusAfterUpdate = undefined;
     }
-  }
-
-  /** Focus is in this element, or nowhere (its button was removed): moving it takes it from no one. */
-  #focusIsFree(): boolean {
-    const active = document.activeElement;
-    return Boolean(this.shadowRoot?.activeElement) || !active || active === document.body;
   }
 
   #retry = (): void => {

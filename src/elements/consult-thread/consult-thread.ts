@@ -394,18 +394,12 @@ export class ConsultThread extends SessionElement {
     if (this.#focusWhenLoaded && this.phase !== 'loading') {
       // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
       this.#focusWhenLoaded = false;
-      if (this.#focusIsFree()) this.#focusAfterUpdate ??= '#question-0, [part~="notice"][tabindex]';
+      if (this.focusIsFree()) this.#focusAfterUpdate ??= '#question-0, [part~="notice"][tabindex]';
     }
     if (this.#focusAfterUpdate) {
       this.renderRoot.querySelector<HTMLElement>(this.#focusAfterUpdate)?.focus();
       this.#focusAfterUpdate = undefined;
     }
-  }
-
-  /** Focus is in this element, or nowhere (its button was removed): moving it takes it from no one. */
-  #focusIsFree(): boolean {
-    const active = document.activeElement;
-    return Boolean(this.shadowRoot?.activeElement) || !active || active === document.body;
   }
 
   #retry = (): void => {

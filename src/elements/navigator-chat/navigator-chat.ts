@@ -350,16 +350,10 @@ export class NavigatorChat extends SessionElement {
     if (this.#focusWhenSignedIn && (this.user || status === 'error' || status === 'expired')) {
       // After "try again" the button is gone: focus goes to the composer, or to the error again.
       this.#focusWhenSignedIn = false;
-      if (this.#focusIsFree()) {
+      if (this.focusIsFree()) {
         this.renderRoot.querySelector<HTMLElement>('[part=input], .notice[tabindex]')?.focus();
       }
     }
-  }
-
-  /** Focus is in this element, or nowhere (its button was removed): moving it takes it from no one. */
-  #focusIsFree(): boolean {
-    const active = document.activeElement;
-    return Boolean(this.shadowRoot?.activeElement) || !active || active === document.body;
   }
 
   #retrySession(session: SessionManager): void {

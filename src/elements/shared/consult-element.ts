@@ -34,6 +34,15 @@ export class ConsultElement extends LitElement {
     }
   }
 
+  /**
+   * Focus is in this element, or nowhere (the button that had it was just removed): moving it
+   * after an update takes it from no one.
+   */
+  protected focusIsFree(): boolean {
+    const active = document.activeElement;
+    return Boolean(this.shadowRoot?.activeElement) || !active || active === document.body;
+  }
+
   /** Dispatches one of the elements' typed events from this element. */
   protected emit(event: Event): boolean {
     return this.dispatchEvent(event);
