@@ -1,7 +1,9 @@
 import { defineConfig } from 'vite';
 
-// The browser bundle a partner loads with one script tag. Server code (proxy, sandbox) is not in it:
-// test/node/bundle.test.ts fails if a server-side library or a node: import reaches it.
+// The browser files a partner serves: the script-tag entry (a small loader), one chunk per element,
+// the shared core, one chunk per language other than English, and marked + DOMPurify for answers.
+// Server code (proxy, sandbox) is not in them: test/node/bundle.test.ts fails if a server-side
+// library or a node: import reaches them, and test/node/bundle-budget.test.ts holds their weight.
 export default defineConfig({
   publicDir: false,
   build: {
@@ -14,8 +16,28 @@ export default defineConfig({
       formats: ['es'],
       fileName: () => 'consult-elements.js',
     },
-    // Library mode leaves ES output unminified for downstream bundlers (vitejs/vite#5451); this
-    // bundle goes straight to browsers from a script tag, so the bundler minifies it.
-    rolldownOptions: { output: { minify: true } },
+    rolldownOptions: {
+      output: {
+        // Library mode leaves ES output unminified for downstream bundlers (vitejs/vite#5451); these
+        // files go straight to browsers, so the bundler minifies them.
+        minify: true,
+        // Chunks load relative to the entry, so the folder can be served from any path.
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        // One core chunk for what every element shares (Lit, the base class, the session, the
+        // client), rather than many small ones that each cost a request and compress worse.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'strings',
+              test: /src\/(version\.ts|elements\/shared\/localize\.ts|elements\/translations\/en\.ts)/,
+            },
+            {
+              name: 'core',
+              test: /node_modules\/(lit|lit-html|lit-element|@lit|eventsource-parser)\/|src\/(client|elements\/shared)\//,
+            },
+          ],
+        },
+      },
+    },
   },
 });

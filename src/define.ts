@@ -1,19 +1,85 @@
 /**
- * The script-tag entry: registers every element under its tag name. A partner page that already
- * uses one of these names can import the classes from the npm entry instead and register them
- * under other names: `CaseHistory.define('acme-case-history')`.
+ * The script-tag entry (`dist/browser/consult-elements.js`, and `consult-elements/define`): a small
+ * loader that knows the elements' tag names and loads an element's code the first time its tag
+ * appears on the page, so a page pays only for the elements it uses. Registration never throws:
+ * a partner page that already uses one of these names can import the classes from the npm entry
+ * and register them under other names instead (`CaseHistory.define('acme-case-history')`).
+ *
+ * It also exports what a page configures before the elements render: `registerTranslation` for
+ * its own strings or languages, and `whenLoaded` to wait for an element's code.
  */
-import { CaseHistory } from './elements/case-history/case-history.js';
-import { ConsultForm } from './elements/consult-form/consult-form.js';
-import { ConsultSession } from './elements/consult-session/consult-session.js';
-import { ConsultThread } from './elements/consult-thread/consult-thread.js';
-import { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
+import type { CaseHistory } from './elements/case-history/case-history.js';
+import type { ConsultForm } from './elements/consult-form/consult-form.js';
+import type { ConsultSession } from './elements/consult-session/consult-session.js';
+import type { ConsultThread } from './elements/consult-thread/consult-thread.js';
+import type { ConsultElement } from './elements/shared/consult-element.js';
+import type { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
 
-ConsultSession.define('consult-session');
-ConsultThread.define('consult-thread');
-ConsultForm.define('consult-form');
-CaseHistory.define('case-history');
-NavigatorChat.define('navigator-chat');
+export {
+  LANGUAGES,
+  loadLanguage,
+  registerTranslation,
+  type Language,
+  type Translation,
+  type TranslationOverride,
+} from './elements/shared/localize.js';
+export { VERSION } from './version.js';
+
+type Loader = () => Promise<typeof ConsultElement>;
+
+/** Each element's code, a chunk of its own; shared code (Lit, the session, the client) is one chunk. */
+export const ELEMENTS: Readonly<Record<string, Loader>> = {
+  'consult-session': () =>
+    import('./elements/consult-session/consult-session.js').then((module) => module.ConsultSession),
+  'consult-form': () =>
+    import('./elements/consult-form/consult-form.js').then((module) => module.ConsultForm),
+  'case-history': () =>
+    import('./elements/case-history/case-history.js').then((module) => module.CaseHistory),
+  'consult-thread': () =>
+    import('./elements/consult-thread/consult-thread.js').then((module) => module.ConsultThread),
+  'navigator-chat': () =>
+    import('./elements/navigator-chat/navigator-chat.js').then((module) => module.NavigatorChat),
+};
+
+const started = new Map<string, Promise<CustomElementConstructor>>();
+
+/** Loads and registers the element behind `tag` (once); resolves when it is defined. */
+export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
+  const name = tag.toLowerCase();
+  let promise = started.get(name);
+  if (!promise) {
+    const load = ELEMENTS[name];
+    if (!load) return Promise.reject(new Error(`consult-elements: no element is called <${name}>`));
+    promise = load().then((element) => element.define(name));
+    // A chunk that failed to load (offline, a deploy in between) is tried again when the tag appears next.
+    promise.catch((error: unknown) => {
+      started.delete(name);
+      console.error(`consult-elements: could not load <${name}>`, error);
+    });
+    started.set(name, promise);
+  }
+  return promise;
+}
+
+const selector = Object.keys(ELEMENTS).join(',');
+
+function discover(root: ParentNode): void {
+  if (root instanceof Element && root.localName in ELEMENTS && !customElements.get(root.localName)) {
+    void whenLoaded(root.localName).catch(() => undefined);
+  }
+  for (const element of root.querySelectorAll(selector)) {
+    if (!customElements.get(element.localName)) void whenLoaded(element.localName).catch(() => undefined);
+  }
+}
+
+if (typeof document !== 'undefined') {
+  discover(document);
+  new MutationObserver((mutations) => {
+    for (const mutation of mutations) {
+      for (const node of mutation.addedNodes) if (node instanceof Element) discover(node);
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+}
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -24,5 +90,3 @@ declare global {
     'navigator-chat': NavigatorChat;
   }
 }
-
-export * from './index.js';

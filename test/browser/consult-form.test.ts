@@ -32,9 +32,19 @@ const describedBy = (form: ConsultForm, field: HTMLTextAreaElement) =>
     .join(' | ');
 const focused = (form: ConsultForm) => form.shadowRoot!.activeElement;
 
+/** The form is there and can be sent: the member's plan is known and their draft is back. */
 async function formShown(form: ConsultForm): Promise<void> {
-  await waitUntil(() => textareas(form).length > 0, 'the form is shown', { timeout: 5000 });
+  await waitUntil(
+    () =>
+      textareas(form).length > 0 && part(form, 'submit-button')?.getAttribute('aria-disabled') === 'false',
+    'the form is shown, ready to send',
+    { timeout: 5000 },
+  );
 }
+
+/** The member's stored draft of the form (sessionStorage, in the drafts' one format). */
+const storedDraft = <T = { questions: string[]; idempotencyKey?: string }>() =>
+  loadDraft<{ v: 1; value: T }>(ALEX, 'consult-form')?.value;
 
 async function typeInto(form: ConsultForm, index: number, text: string): Promise<void> {
   textarea(form, index).focus();
@@ -78,19 +88,46 @@ describe('<consult-form>', () => {
   beforeEach(() => sessionStorage.clear());
   afterEach(() => sessionStorage.clear());
 
-  it('is accessible while loading, and says so', async () => {
+  it('can be typed in at once, while the plan is checked, and says why sending waits', async () => {
     const never = new SessionManager({ endpoint: '/consult', signIn: () => new Promise(() => {}) });
     const form = await fixture<ConsultForm>(html`<consult-form .session=${never}></consult-form>`);
-    expect(part(form, 'base')!.getAttribute('aria-busy')).to.equal('true');
-    expect(shadowText(form)).to.contain('Loading');
-    expect(form.shadowRoot!.querySelector('[role=status]')!.textContent).to.contain('Loading');
+    await typeInto(form, 0, 'Typed before sign-in finished');
+    expect(textarea(form).value).to.equal('Typed before sign-in finished');
+    const submit = part(form, 'submit-button')!;
+    expect(submit.getAttribute('aria-disabled')).to.equal('true');
+    expect(describedBy(form, submit as unknown as HTMLTextAreaElement)).to.contain('Checking your plan');
+    submit.click();
+    await form.updateComplete;
+    expect(form.shadowRoot!.querySelector('[role=status]')!.textContent).to.contain('Checking your plan');
     await expect(form).to.be.accessible();
+  });
+
+  it('keeps what the member typed before sign-in finished, over an older draft', async () => {
+    const backend = createDemoBackend();
+    await backend.ready;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const signIn = backend.signInAs('alex');
+    const session = new SessionManager({
+      endpoint: backend.endpoint,
+      fetch: backend.fetch,
+      signIn: async () => {
+        await held;
+        return signIn();
+      },
+    });
+    const form = await fixture<ConsultForm>(html`<consult-form .session=${session}></consult-form>`);
+    await typeInto(form, 0, 'My newest words');
+    release();
+    await formShown(form);
+    expect(textarea(form).value).to.equal('My newest words');
+    expect(storedDraft()?.questions).to.deep.equal(['My newest words']);
   });
 
   it('is accessible with the form shown', async () => {
     const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
     await formShown(form);
-    expect(part(form, 'base')!.getAttribute('aria-busy')).to.equal('false');
+    expect(part(form, 'submit-button')!.getAttribute('aria-disabled')).to.equal('false');
     await expect(form).to.be.accessible();
   });
 
@@ -241,10 +278,10 @@ describe('<consult-form>', () => {
       const { element: form, session } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
       await formShown(form);
       await typeInto(form, 0, 'Sent question');
-      await waitUntil(() => loadDraft(ALEX, 'consult-form'), 'the draft is saved as the member types');
+      await waitUntil(() => storedDraft(), 'the draft is saved as the member types');
       part(form, 'submit-button')!.click();
       await threadShown(form);
-      expect(loadDraft(ALEX, 'consult-form')).to.equal(undefined);
+      expect(storedDraft()).to.equal(undefined);
       form.remove();
       const again = document.createElement('consult-form') as ConsultForm;
       session.append(again);
@@ -257,12 +294,12 @@ describe('<consult-form>', () => {
       await formShown(form);
       await typeInto(form, 0, 'Private words');
       form.remove(); // saves the draft at once
-      expect(loadDraft(ALEX, 'consult-form')).to.deep.equal({ questions: ['Private words'] });
+      expect(storedDraft()).to.deep.equal({ questions: ['Private words'] });
       session.append(form);
       await formShown(form);
       session.signOut();
       await form.updateComplete;
-      expect(loadDraft(ALEX, 'consult-form')).to.equal(undefined);
+      expect(storedDraft()).to.equal(undefined);
       expect(textareas(form).map((t) => t.value)).to.not.include('Private words');
     });
   });
@@ -356,7 +393,7 @@ describe('<consult-form>', () => {
       expect(textarea(form).value).to.equal('Will this survive an outage?');
       expect(form.busy).to.equal(false);
       expect(errors.map((e) => e.detail.operation)).to.deep.equal(['createConsultation']);
-      expect(loadDraft<{ idempotencyKey?: string }>(ALEX, 'consult-form')?.idempotencyKey).to.be.a('string');
+      expect(storedDraft()?.idempotencyKey).to.be.a('string');
       await expect(form).to.be.accessible();
 
       await setFaults(backend, { errorRate: 0 });
@@ -529,7 +566,7 @@ describe('<consult-form>', () => {
       await form.updateComplete;
       expect(textarea(form).value).to.equal('Text from the navigator');
       expect(focused(form)).to.equal(textarea(form));
-      await waitUntil(() => loadDraft(ALEX, 'consult-form'), 'kept as a draft');
+      await waitUntil(() => storedDraft(), 'kept as a draft');
     });
 
     it('startWith before the form is ready keeps the text until it is', async () => {
@@ -586,9 +623,7 @@ describe('<consult-form>', () => {
       });
       await form.updateComplete;
       expect(focused(form)?.textContent).to.contain('No active subscription', 'focus follows the notice');
-      expect(loadDraft<{ questions: string[] }>(ALEX, 'consult-form')?.questions).to.deep.equal([
-        'Asked just after my plan ended',
-      ]);
+      expect(storedDraft()?.questions).to.deep.equal(['Asked just after my plan ended']);
     });
   });
 

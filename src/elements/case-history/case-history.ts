@@ -1,93 +1,17 @@
+import { initialState, Task, TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { MAX_QUESTIONS_PER_CONSULTATION, type Consultation } from '../../client/types.js';
-import type { ConsultThread } from '../consult-thread/consult-thread.js';
+import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { SessionElement } from '../shared/consult-element.js';
-import { defineStrings, LocalizeController } from '../shared/localize.js';
+import { isOlder } from '../shared/consultations.js';
+import { FocusController } from '../shared/focus.js';
 import { LiveUpdatesController } from '../shared/live-updates.js';
+import { LocalizeController } from '../shared/localize.js';
 import type { SessionManager } from '../shared/session.js';
 import { statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './case-history.styles.js';
-import { isOlder } from '../shared/consultations.js';
-
-const strings = defineStrings({
-  en: {
-    loading: 'Loading your consultations…',
-    loadFailed: 'We could not load your consultations.',
-    retry: 'Try again',
-    empty: 'You have not asked a doctor yet.',
-    list: 'Your consultations',
-    untitled: 'Consultation without a question',
-    questions: (used: string, max: string) => `${used} of ${max} questions`,
-    showMore: (left: string) => `Show more (${left} left)`,
-    back: 'Back to all consultations',
-    answered: 'A doctor has answered one of your questions',
-  },
-  de: {
-    loading: 'Ihre Beratungen werden geladen…',
-    loadFailed: 'Ihre Beratungen konnten nicht geladen werden.',
-    retry: 'Erneut versuchen',
-    empty: 'Sie haben noch keinem Arzt eine Frage gestellt.',
-    list: 'Ihre Beratungen',
-    untitled: 'Beratung ohne Frage',
-    questions: (used: string, max: string) => `${used} von ${max} Fragen`,
-    showMore: (left: string) => `Mehr anzeigen (noch ${left})`,
-    back: 'Zurück zu allen Beratungen',
-    answered: 'Ein Arzt hat eine Ihrer Fragen beantwortet',
-  },
-  fr: {
-    loading: 'Chargement de vos consultations…',
-    loadFailed: 'Impossible de charger vos consultations.',
-    retry: 'Réessayer',
-    empty: 'Vous n’avez encore posé aucune question à un médecin.',
-    list: 'Vos consultations',
-    untitled: 'Consultation sans question',
-    questions: (used: string, max: string) => `${used} sur ${max} questions`,
-    showMore: (left: string) => `Afficher plus (${left} restantes)`,
-    back: 'Retour à toutes les consultations',
-    answered: 'Un médecin a répondu à l’une de vos questions',
-  },
-  es: {
-    loading: 'Cargando tus consultas…',
-    loadFailed: 'No pudimos cargar tus consultas.',
-    retry: 'Reintentar',
-    empty: 'Todavía no has consultado a un médico.',
-    list: 'Tus consultas',
-    untitled: 'Consulta sin pregunta',
-    questions: (used: string, max: string) => `${used} de ${max} preguntas`,
-    showMore: (left: string) => `Mostrar más (quedan ${left})`,
-    back: 'Volver a todas las consultas',
-    answered: 'Un médico ha respondido a una de tus preguntas',
-  },
-  nl: {
-    loading: 'Uw consulten worden geladen…',
-    loadFailed: 'We konden uw consulten niet laden.',
-    retry: 'Opnieuw proberen',
-    empty: 'U hebt nog geen vraag aan een arts gesteld.',
-    list: 'Uw consulten',
-    untitled: 'Consult zonder vraag',
-    questions: (used: string, max: string) => `${used} van ${max} vragen`,
-    showMore: (left: string) => `Meer tonen (nog ${left})`,
-    back: 'Terug naar alle consulten',
-    answered: 'Een arts heeft een van uw vragen beantwoord',
-  },
-  ar: {
-    loading: 'جارٍ تحميل استشاراتك…',
-    loadFailed: 'تعذّر تحميل استشاراتك.',
-    retry: 'إعادة المحاولة',
-    empty: 'لم تطرح أي سؤال على طبيب بعد.',
-    list: 'استشاراتك',
-    untitled: 'استشارة بلا سؤال',
-    questions: (used: string, max: string) => `${used} من ${max} أسئلة`,
-    showMore: (left: string) => `عرض المزيد (المتبقي: ${left})`,
-    back: 'العودة إلى كل الاستشارات',
-    answered: 'أجاب طبيب عن أحد أسئلتك',
-  },
-});
-
-type Phase = 'idle' | 'loading' | 'error' | 'done';
 
 /** Cases a professional may still answer: these are polled while the live stream is down. */
 const isActive = (c: Consultation) => c.status === 'open' || c.status === 'claimed';
@@ -102,9 +26,8 @@ const newestFirst = (list: Consultation[]) => [...list].sort((a, b) => time(b.cr
 
 /**
  * @summary The member's consultations, newest first, with status, date and questions used.
- * Opening one shows its `<consult-thread>`. Rows update live; long histories render in chunks.
- *
- * Needs `<consult-thread>` registered too: it renders that tag for the opened consultation.
+ * Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent
+ * from a `<consult-form>` of the same session is listed at once, and long histories render in chunks.
  *
  * @slot empty - Shown instead of the default notice when the member has no consultations yet.
  *
@@ -126,6 +49,7 @@ const newestFirst = (list: Consultation[]) => [...list].sort((a, b) => time(b.cr
  */
 export class CaseHistory extends SessionElement {
   static override styles = [...SessionElement.styles, statusStyles, styles];
+  static override dependencies = { 'consult-thread': ConsultThread };
 
   /** The id of the consultation shown opened (attribute `open`, for deep links); unset shows the list. */
   @property({ attribute: 'open' }) selected?: string;
@@ -136,17 +60,47 @@ export class CaseHistory extends SessionElement {
   /** How many rows are rendered at a time; the next ones follow on scrolling or "Show more". */
   @property({ attribute: 'chunk-size', type: Number }) chunkSize = 50;
 
-  @state() private phase: Phase = 'idle';
   @state() private consultations: Consultation[] = [];
   @state() private shown = 0;
   @state() private activeIndex = 0;
   @state() private announcement = '';
 
-  private readonly localize = new LocalizeController(this, strings);
+  private readonly localize = new LocalizeController(this, 'history');
+  readonly #focus = new FocusController(this);
+
+  /** The member's list: loads for each session and member, aborts when they change. */
+  readonly #list = new Task(this, {
+    args: () => [this.activeSession, this.user?.id] as const,
+    task: async ([session, userId], { signal }) => {
+      if (!session)
+        throw new Error('case-history has no session: place it in <consult-session> or set endpoint.');
+      try {
+        if (!userId) {
+          // Signing in sets the member, which runs this task again for them.
+          await session.ready();
+          return initialState;
+        }
+        const list = await session.client.getCaseHistory(userId, { signal });
+        signal.throwIfAborted();
+        this.consultations = newestFirst(list);
+        this.shown = Math.min(this.consultations.length, Math.max(this.shown, this.#chunk));
+        this.activeIndex = Math.min(this.activeIndex, Math.max(0, this.shown - 1));
+        return this.consultations.length;
+      } catch (error) {
+        if (signal.aborted) return initialState;
+        throw error;
+      }
+    },
+    onError: (error) => this.reportError(error, 'getCaseHistory'),
+  });
+
+  get #loaded(): boolean {
+    return this.#list.status === TaskStatus.COMPLETE;
+  }
 
   readonly #live = new LiveUpdatesController(this, {
     onUpdate: (update) => {
-      if (this.phase === 'done') this.#upsert(update.consultation, true);
+      if (this.#loaded) this.#upsert(update.consultation, update.type !== 'created');
     },
     poll: async (session, signal) => {
       const due = this.consultations.filter(isActive).slice(0, MAX_POLLED);
@@ -157,32 +111,19 @@ export class CaseHistory extends SessionElement {
         }),
       );
     },
-    shouldPoll: () => this.phase === 'done' && this.consultations.some(isActive),
+    shouldPoll: () => this.#loaded && this.consultations.some(isActive),
     interval: () => this.pollInterval,
   });
 
-  /** Whose history is on screen; another session or member loads again. */
-  #loadedFor?: { session?: SessionManager; userId?: string };
-  #load?: AbortController;
   #openedWith?: Consultation;
   #returnTo?: string;
+  /** The opened consultation's thread, kept while the same one stays open. */
+  #thread?: { id: string; element: ConsultThread };
   #observer?: IntersectionObserver;
   #observed?: Element;
-  #focusAfterUpdate?: () => HTMLElement | null | undefined;
-  /** "Try again" had focus: once the list (or the error) is back, focus goes to it. */
-  #focusWhenLoaded = false;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (this.hasUpdated) this.requestUpdate();
-  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    if (this.phase === 'loading') {
-      this.#load?.abort();
-      this.#loadedFor = undefined;
-    }
     this.#observer?.disconnect();
     this.#observed = undefined;
   }
@@ -191,87 +132,49 @@ export class CaseHistory extends SessionElement {
     this.#live.setSession(session);
   }
 
+  /** Nothing of the previous member stays: their list, the case open, what was announced. */
+  protected override memberChanged(): void {
+    this.#list.abort();
+    this.consultations = [];
+    this.selected = undefined;
+    this.#openedWith = undefined;
+    this.#returnTo = undefined;
+    this.#thread = undefined;
+    this.shown = 0;
+    this.activeIndex = 0;
+    this.announcement = '';
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (changed.has('selected') && this.selected && this.#openedWith?.consultationId !== this.selected) {
       this.#openedWith = this.consultations.find((c) => c.consultationId === this.selected);
     }
-    this.#ensureLoaded();
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     this.#observeSentinel();
-    if (this.#focusWhenLoaded && this.phase !== 'loading') {
-      // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
-      this.#focusWhenLoaded = false;
-      if (this.focusIsFree()) {
-        this.#focusAfterUpdate ??= () =>
-          this.#rows()[this.activeIndex] ??
-          this.renderRoot.querySelector<HTMLElement>('[part~="notice"][tabindex], [part~="empty"]');
-      }
-    }
-    if (this.#focusAfterUpdate) {
-      this.#focusAfterUpdate()?.focus();
-      this.#focusAfterUpdate = undefined;
-    }
   }
 
   #retry = (): void => {
-    this.#focusWhenLoaded = Boolean(this.shadowRoot?.activeElement);
+    // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
+    this.#focus.whenSettled(
+      () => this.#list.status !== TaskStatus.PENDING,
+      () =>
+        this.#rows()[this.activeIndex] ??
+        this.renderRoot.querySelector<HTMLElement>('[part~="notice"][tabindex], [part~="empty"]'),
+    );
     this.reload();
   };
 
   /** Loads the list again, for example after an error. */
   reload(): void {
-    this.#loadedFor = { session: this.activeSession, userId: this.user?.id };
-    void this.#fetch(this.activeSession);
+    void this.#list.run();
   }
 
   get #chunk(): number {
     return Math.max(1, Math.floor(this.chunkSize) || 50);
-  }
-
-  #ensureLoaded(): void {
-    const session = this.activeSession;
-    const userId = this.user?.id;
-    const previous = this.#loadedFor;
-    const otherMember = previous?.userId !== undefined && userId !== undefined && userId !== previous.userId;
-    if (previous && previous.session === session && !otherMember) {
-      if (userId !== undefined) previous.userId = userId;
-      return;
-    }
-    this.#loadedFor = { session, userId };
-    if (otherMember) {
-      this.selected = undefined;
-      this.consultations = [];
-    }
-    void this.#fetch(session);
-  }
-
-  async #fetch(session: SessionManager | undefined): Promise<void> {
-    this.#load?.abort();
-    const controller = (this.#load = new AbortController());
-    this.phase = 'loading';
-    if (!session) {
-      this.phase = 'error';
-      return;
-    }
-    try {
-      const user = await session.ready();
-      controller.signal.throwIfAborted();
-      if (this.#loadedFor) this.#loadedFor.userId = user.id;
-      const list = await session.client.getCaseHistory(user.id, { signal: controller.signal });
-      if (controller.signal.aborted) return;
-      this.consultations = newestFirst(list);
-      this.shown = Math.min(this.consultations.length, Math.max(this.shown, this.#chunk));
-      this.activeIndex = Math.min(this.activeIndex, Math.max(0, this.shown - 1));
-      this.phase = 'done';
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      this.phase = 'error';
-      this.reportError(error, 'getCaseHistory');
-    }
   }
 
   /** Puts a newer record of a consultation into the list, or adds a new one. */
@@ -309,7 +212,7 @@ export class CaseHistory extends SessionElement {
   /** The opened thread changed its consultation (a follow-up, an answer): the row follows. */
   #onThreadChange = (event: Event): void => {
     const consultation = (event.currentTarget as ConsultThread).consultation;
-    if (consultation && this.phase === 'done') this.#upsert(consultation, false);
+    if (consultation && this.#loaded) this.#upsert(consultation, false);
   };
 
   /** Renders the next chunk when the end of the list scrolls near. */
@@ -345,7 +248,7 @@ export class CaseHistory extends SessionElement {
 
   #focusRow(index: number): void {
     this.activeIndex = index;
-    this.#focusAfterUpdate = () => this.#rows()[index];
+    this.#focus.next(() => this.#rows()[index]);
   }
 
   #onShowMore = (): void => {
@@ -389,7 +292,7 @@ export class CaseHistory extends SessionElement {
     this.#openedWith = consultation;
     this.#returnTo = consultation.consultationId;
     this.selected = consultation.consultationId;
-    this.#focusAfterUpdate = () => this.renderRoot.querySelector<HTMLElement>('[part~=back-button]');
+    this.#focus.next('[part~=back-button]');
   }
 
   #back = (): void => {
@@ -401,12 +304,12 @@ export class CaseHistory extends SessionElement {
       this.shown = Math.max(this.shown, index + 1);
       this.#focusRow(index);
     } else {
-      this.#focusAfterUpdate = () => this.#rows()[this.activeIndex];
+      this.#focus.next(() => this.#rows()[this.activeIndex]);
     }
   };
 
   protected override render() {
-    const busy = !this.selected && (this.phase === 'loading' || this.phase === 'idle');
+    const busy = !this.selected && !this.#loaded && this.#list.status !== TaskStatus.ERROR;
     return html`<div
       part="base"
       class="base"
@@ -424,33 +327,42 @@ export class CaseHistory extends SessionElement {
     return html`<button part="back-button" class="back" type="button" @click=${this.#back}>
         ${this.localize.t('back')}
       </button>
-      <consult-thread
-        consultation-id=${id}
-        lang=${this.localize.language}
-        poll-interval=${this.pollInterval}
-        .consultation=${guard([id], () => given)}
-        .session=${this.activeSession}
-        @consult-followup=${this.#onThreadChange}
-        @consult-answered=${this.#onThreadChange}
-      ></consult-thread>`;
+      ${this.#threadFor(id, given)}`;
+  }
+
+  /** The thread of `id`, under the name ConsultThread is registered as (see `dependencies`). */
+  #threadFor(id: string, given: Consultation | undefined): ConsultThread {
+    if (this.#thread?.id !== id) {
+      const element = CaseHistory.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
+      element.addEventListener('consult-followup', this.#onThreadChange);
+      element.addEventListener('consult-answered', this.#onThreadChange);
+      // The row's record shows at once; the thread reads the newest one itself.
+      element.consultation = given;
+      this.#thread = { id, element };
+    }
+    const { element } = this.#thread;
+    element.setAttribute('consultation-id', id);
+    element.setAttribute('lang', this.localize.language);
+    element.pollInterval = this.pollInterval;
+    element.session = this.activeSession;
+    return element;
   }
 
   #renderList(): TemplateResult {
     const { localize } = this;
-    if (this.phase === 'error') {
+    if (this.#list.status === TaskStatus.ERROR) {
       return html`<div part="notice" class="notice error" role="alert" tabindex="-1">
         <p>${localize.t('loadFailed')}</p>
         <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
       </div>`;
     }
-    if (this.phase !== 'done') return html`<p class="loading">${localize.t('loading')}</p>`;
+    if (!this.#loaded) return html`<p class="loading">${localize.t('loading')}</p>`;
     if (this.consultations.length === 0) {
       return html`<div part="empty" class="empty" tabindex="-1">
         <slot name="empty"><p class="notice">${localize.t('empty')}</p></slot>
       </div>`;
     }
     const format = localize.format;
-    const max = format.number(MAX_QUESTIONS_PER_CONSULTATION);
     const date = (iso: string) => (Number.isNaN(Date.parse(iso)) ? '' : format.date(iso));
     const visible = this.consultations.slice(0, this.shown);
     const left = this.consultations.length - visible.length;
@@ -478,7 +390,7 @@ export class CaseHistory extends SessionElement {
                   ${statusBadge(c.status, localize.language)}
                   <time datetime=${c.createdAt}>${date(c.createdAt)}</time>
                   <span class="count"
-                    >${localize.t('questions', format.number(c.questions.length), max)}</span
+                    >${localize.t('questions', { used: c.questions.length, max: MAX_QUESTIONS_PER_CONSULTATION })}</span
                   >
                 </span>
               </button>
@@ -490,7 +402,7 @@ export class CaseHistory extends SessionElement {
           ? html`<div class="more">
               <span class="sentinel" aria-hidden="true"></span>
               <button part="more-button" type="button" @click=${this.#onShowMore}>
-                ${localize.t('showMore', format.number(left))}
+                ${localize.t('showMore', { left })}
               </button>
             </div>`
           : nothing

@@ -3,42 +3,9 @@ import { html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ConsultElement } from '../shared/consult-element.js';
 import { SessionExpiredEvent } from '../shared/events.js';
-import { defineStrings, LocalizeController } from '../shared/localize.js';
+import { LocalizeController } from '../shared/localize.js';
 import { SessionManager, sessionContext, type SessionGrant, type SessionStatus } from '../shared/session.js';
 import { styles } from './consult-session.styles.js';
-
-const strings = defineStrings({
-  en: {
-    expired: 'Your session has ended. Please sign in again to continue.',
-    error: 'We could not connect to the consultation service.',
-    retry: 'Try again',
-  },
-  de: {
-    expired: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an, um fortzufahren.',
-    error: 'Die Verbindung zum Beratungsdienst ist fehlgeschlagen.',
-    retry: 'Erneut versuchen',
-  },
-  fr: {
-    expired: 'Votre session a expiré. Veuillez vous reconnecter pour continuer.',
-    error: 'Impossible de se connecter au service de consultation.',
-    retry: 'Réessayer',
-  },
-  es: {
-    expired: 'Tu sesión ha terminado. Vuelve a iniciar sesión para continuar.',
-    error: 'No pudimos conectar con el servicio de consultas.',
-    retry: 'Reintentar',
-  },
-  nl: {
-    expired: 'Uw sessie is verlopen. Log opnieuw in om verder te gaan.',
-    error: 'We konden geen verbinding maken met de consultatiedienst.',
-    retry: 'Opnieuw proberen',
-  },
-  ar: {
-    expired: 'انتهت جلستك. يرجى تسجيل الدخول مرة أخرى للمتابعة.',
-    error: 'تعذّر الاتصال بخدمة الاستشارات.',
-    retry: 'إعادة المحاولة',
-  },
-});
 
 /**
  * @summary Signs the member in through the partner's proxy and gives the elements inside it their
@@ -74,9 +41,9 @@ export class ConsultSession extends ConsultElement {
 
   @state() private status: SessionStatus = 'idle';
 
-  private readonly localize = new LocalizeController(this, strings);
+  private readonly localize = new LocalizeController(this, 'session');
 
-  get memberLanguage(): string | undefined {
+  protected override get memberLanguage(): string | undefined {
     return this.manager.user?.language;
   }
 

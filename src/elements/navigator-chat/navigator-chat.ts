@@ -7,9 +7,10 @@ import { ApiError } from '../../client/errors.js';
 import { newIdempotencyKey } from '../../client/index.js';
 import type { NavigatorMessage } from '../../client/types.js';
 import { SessionElement } from '../shared/consult-element.js';
-import { clearDraft, loadDraft, saveDraft } from '../shared/drafts.js';
+import { DraftController } from '../shared/draft.js';
+import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
-import { defineStrings, LocalizeController } from '../shared/localize.js';
+import { LocalizeController } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
 import type { SessionManager } from '../shared/session.js';
 import { styles } from './navigator-chat.styles.js';
@@ -18,222 +19,6 @@ import { styles } from './navigator-chat.styles.js';
 const MAX_LENGTH = 4000;
 /** From here on, the composer shows how many characters are left. */
 const WARN_LENGTH = 3500;
-const DRAFT = 'navigator-chat';
-
-const strings = defineStrings({
-  en: {
-    logLabel: 'Conversation with the health navigator',
-    welcome:
-      'Ask the health navigator a general health question, or where to find the right care. It does not replace a doctor.',
-    examples: 'You could ask:',
-    suggestion1: 'How much exercise should I get?',
-    suggestion2: 'How can I sleep better?',
-    suggestion3: 'Which vaccines do I need before travelling?',
-    restored: 'This is a new conversation: earlier messages are not shown again after the page reloads.',
-    you: 'You',
-    navigator: 'Health navigator',
-    sending: 'Sending…',
-    notSent: 'Not sent.',
-    retry: 'Retry',
-    typing: 'The navigator is typing…',
-    urgent: 'Urgent: if you are in danger, call your local emergency number now.',
-    askDoctor: 'Ask a doctor about this',
-    handedOver: 'Your message is now in the question form.',
-    noForm:
-      'There is no question form on this page. You can ask a doctor from the consultations section of this site.',
-    inputLabel: 'Message to the health navigator',
-    keyHint: 'Enter sends, Shift+Enter starts a new line.',
-    send: 'Send',
-    charactersLeft: (n: number, formatted: string) =>
-      n === 1 ? '1 character left' : `${formatted} characters left`,
-    tooLong: (n: number, formatted: string) =>
-      n === 1 ? '1 character too many' : `${formatted} characters too many`,
-    shorten: (max: string) => `Messages can have up to ${max} characters. Please shorten yours to send it.`,
-    empty: 'Write a message first.',
-    wait: 'Please wait for the reply before sending your next message.',
-    connecting: 'Connecting to the health navigator…',
-    unavailable: 'The health navigator is not available right now.',
-    tryAgain: 'Try again',
-    unconfigured: 'The health navigator is not set up on this page.',
-  },
-  de: {
-    logLabel: 'Unterhaltung mit dem Gesundheitslotsen',
-    welcome:
-      'Stellen Sie dem Gesundheitslotsen eine allgemeine Gesundheitsfrage oder fragen Sie, wo Sie die passende Versorgung finden. Er ersetzt keinen Arzt.',
-    examples: 'Sie könnten zum Beispiel fragen:',
-    suggestion1: 'Wie viel Bewegung brauche ich?',
-    suggestion2: 'Wie kann ich besser schlafen?',
-    suggestion3: 'Welche Impfungen brauche ich vor einer Reise?',
-    restored:
-      'Dies ist eine neue Unterhaltung: Frühere Nachrichten werden nach dem Neuladen der Seite nicht mehr angezeigt.',
-    you: 'Sie',
-    navigator: 'Gesundheitslotse',
-    sending: 'Wird gesendet …',
-    notSent: 'Nicht gesendet.',
-    retry: 'Erneut senden',
-    typing: 'Der Gesundheitslotse schreibt …',
-    urgent: 'Dringend: Wenn Sie in Gefahr sind, rufen Sie jetzt den Notruf an.',
-    askDoctor: 'Dazu eine Ärztin oder einen Arzt fragen',
-    handedOver: 'Ihre Nachricht steht jetzt im Frageformular.',
-    noForm:
-      'Auf dieser Seite gibt es kein Frageformular. Eine ärztliche Frage können Sie im Bereich „Beratungen“ dieser Website stellen.',
-    inputLabel: 'Nachricht an den Gesundheitslotsen',
-    keyHint: 'Eingabetaste sendet, Umschalt+Eingabetaste beginnt eine neue Zeile.',
-    send: 'Senden',
-    charactersLeft: (n: number, formatted: string) =>
-      n === 1 ? 'Noch 1 Zeichen' : `Noch ${formatted} Zeichen`,
-    tooLong: (n: number, formatted: string) =>
-      n === 1 ? '1 Zeichen zu viel' : `${formatted} Zeichen zu viel`,
-    shorten: (max: string) =>
-      `Nachrichten dürfen höchstens ${max} Zeichen lang sein. Bitte kürzen Sie Ihre Nachricht, um sie zu senden.`,
-    empty: 'Schreiben Sie zuerst eine Nachricht.',
-    wait: 'Bitte warten Sie auf die Antwort, bevor Sie die nächste Nachricht senden.',
-    connecting: 'Verbindung zum Gesundheitslotsen wird hergestellt …',
-    unavailable: 'Der Gesundheitslotse ist gerade nicht erreichbar.',
-    tryAgain: 'Erneut versuchen',
-    unconfigured: 'Der Gesundheitslotse ist auf dieser Seite nicht eingerichtet.',
-  },
-  fr: {
-    logLabel: 'Conversation avec l’assistant santé',
-    welcome:
-      'Posez à l’assistant santé une question générale sur la santé, ou demandez-lui où trouver les soins adaptés. Il ne remplace pas un médecin.',
-    examples: 'Vous pouvez par exemple demander :',
-    suggestion1: 'Combien d’activité physique me faut-il ?',
-    suggestion2: 'Comment mieux dormir ?',
-    suggestion3: 'De quels vaccins ai-je besoin avant un voyage ?',
-    restored:
-      'Ceci est une nouvelle conversation : les messages précédents ne s’affichent plus après le rechargement de la page.',
-    you: 'Vous',
-    navigator: 'Assistant santé',
-    sending: 'Envoi en cours…',
-    notSent: 'Non envoyé.',
-    retry: 'Renvoyer',
-    typing: 'L’assistant santé écrit…',
-    urgent: 'Urgent : si vous êtes en danger, appelez immédiatement le numéro d’urgence local.',
-    askDoctor: 'Poser la question à un médecin',
-    handedOver: 'Votre message se trouve maintenant dans le formulaire de question.',
-    noForm:
-      'Il n’y a pas de formulaire de question sur cette page. Vous pouvez interroger un médecin depuis la rubrique consultations de ce site.',
-    inputLabel: 'Message à l’assistant santé',
-    keyHint: 'Entrée pour envoyer, Maj+Entrée pour aller à la ligne.',
-    send: 'Envoyer',
-    charactersLeft: (n: number, formatted: string) =>
-      n <= 1 ? `${formatted} caractère restant` : `${formatted} caractères restants`,
-    tooLong: (n: number, formatted: string) =>
-      n <= 1 ? `${formatted} caractère en trop` : `${formatted} caractères en trop`,
-    shorten: (max: string) =>
-      `Un message peut contenir jusqu’à ${max} caractères. Raccourcissez le vôtre pour l’envoyer.`,
-    empty: 'Écrivez d’abord un message.',
-    wait: 'Veuillez attendre la réponse avant d’envoyer votre prochain message.',
-    connecting: 'Connexion à l’assistant santé…',
-    unavailable: 'L’assistant santé n’est pas disponible pour le moment.',
-    tryAgain: 'Réessayer',
-    unconfigured: 'L’assistant santé n’est pas configuré sur cette page.',
-  },
-  es: {
-    logLabel: 'Conversación con el asistente de salud',
-    welcome:
-      'Haz al asistente de salud una pregunta general sobre salud o pregúntale dónde encontrar la atención adecuada. No sustituye a un médico.',
-    examples: 'Puedes preguntar, por ejemplo:',
-    suggestion1: '¿Cuánto ejercicio debería hacer?',
-    suggestion2: '¿Cómo puedo dormir mejor?',
-    suggestion3: '¿Qué vacunas necesito antes de viajar?',
-    restored: 'Esta es una conversación nueva: los mensajes anteriores no se muestran al recargar la página.',
-    you: 'Tú',
-    navigator: 'Asistente de salud',
-    sending: 'Enviando…',
-    notSent: 'No enviado.',
-    retry: 'Reenviar',
-    typing: 'El asistente de salud está escribiendo…',
-    urgent: 'Urgente: si estás en peligro, llama ahora al número de emergencias local.',
-    askDoctor: 'Preguntar a un médico sobre esto',
-    handedOver: 'Tu mensaje ya está en el formulario de preguntas.',
-    noForm:
-      'No hay ningún formulario de preguntas en esta página. Puedes consultar a un médico desde la sección de consultas de este sitio.',
-    inputLabel: 'Mensaje para el asistente de salud',
-    keyHint: 'Intro envía; Mayús+Intro añade una línea nueva.',
-    send: 'Enviar',
-    charactersLeft: (n: number, formatted: string) =>
-      n === 1 ? 'Queda 1 carácter' : `Quedan ${formatted} caracteres`,
-    tooLong: (n: number, formatted: string) =>
-      n === 1 ? '1 carácter de más' : `${formatted} caracteres de más`,
-    shorten: (max: string) =>
-      `Los mensajes pueden tener hasta ${max} caracteres. Acorta el tuyo para enviarlo.`,
-    empty: 'Escribe primero un mensaje.',
-    wait: 'Espera la respuesta antes de enviar tu siguiente mensaje.',
-    connecting: 'Conectando con el asistente de salud…',
-    unavailable: 'El asistente de salud no está disponible en este momento.',
-    tryAgain: 'Volver a intentarlo',
-    unconfigured: 'El asistente de salud no está configurado en esta página.',
-  },
-  nl: {
-    logLabel: 'Gesprek met de gezondheidsgids',
-    welcome:
-      'Stel de gezondheidsgids een algemene vraag over gezondheid, of vraag waar u de juiste zorg vindt. De gids vervangt geen arts.',
-    examples: 'U kunt bijvoorbeeld vragen:',
-    suggestion1: 'Hoeveel moet ik bewegen?',
-    suggestion2: 'Hoe kan ik beter slapen?',
-    suggestion3: 'Welke vaccinaties heb ik nodig voor een reis?',
-    restored:
-      'Dit is een nieuw gesprek: eerdere berichten worden na het herladen van de pagina niet meer getoond.',
-    you: 'U',
-    navigator: 'Gezondheidsgids',
-    sending: 'Wordt verzonden…',
-    notSent: 'Niet verzonden.',
-    retry: 'Opnieuw verzenden',
-    typing: 'De gezondheidsgids typt…',
-    urgent: 'Dringend: bent u in gevaar, bel dan nu het alarmnummer.',
-    askDoctor: 'Vraag een arts hiernaar',
-    handedOver: 'Uw bericht staat nu in het vragenformulier.',
-    noForm:
-      'Er staat geen vragenformulier op deze pagina. U kunt een arts een vraag stellen via het onderdeel consulten van deze site.',
-    inputLabel: 'Bericht aan de gezondheidsgids',
-    keyHint: 'Enter verstuurt, Shift+Enter begint een nieuwe regel.',
-    send: 'Verzenden',
-    charactersLeft: (n: number, formatted: string) => (n === 1 ? 'Nog 1 teken' : `Nog ${formatted} tekens`),
-    tooLong: (n: number, formatted: string) => (n === 1 ? '1 teken te veel' : `${formatted} tekens te veel`),
-    shorten: (max: string) =>
-      `Berichten mogen maximaal ${max} tekens lang zijn. Maak uw bericht korter om het te verzenden.`,
-    empty: 'Schrijf eerst een bericht.',
-    wait: 'Wacht op het antwoord voordat u uw volgende bericht verstuurt.',
-    connecting: 'Verbinding maken met de gezondheidsgids…',
-    unavailable: 'De gezondheidsgids is nu niet beschikbaar.',
-    tryAgain: 'Opnieuw proberen',
-    unconfigured: 'De gezondheidsgids is op deze pagina niet ingesteld.',
-  },
-  ar: {
-    logLabel: 'المحادثة مع المرشد الصحي',
-    welcome:
-      'اطرح على المرشد الصحي سؤالاً عاماً عن الصحة، أو اسأله أين تجد الرعاية المناسبة. لا يغني المرشد عن الطبيب.',
-    examples: 'يمكنك مثلاً أن تسأل:',
-    suggestion1: 'ما مقدار التمارين الرياضية التي أحتاجها؟',
-    suggestion2: 'كيف يمكنني أن أنام بشكل أفضل؟',
-    suggestion3: 'ما اللقاحات التي أحتاجها قبل السفر؟',
-    restored: 'هذه محادثة جديدة: لا تُعرض الرسائل السابقة بعد إعادة تحميل الصفحة.',
-    you: 'أنت',
-    navigator: 'المرشد الصحي',
-    sending: 'جارٍ الإرسال…',
-    notSent: 'لم تُرسل.',
-    retry: 'إعادة الإرسال',
-    typing: 'المرشد الصحي يكتب…',
-    urgent: 'عاجل: إذا كنت في خطر، فاتصل برقم الطوارئ المحلي الآن.',
-    askDoctor: 'اسأل طبيباً عن هذا',
-    handedOver: 'أصبحت رسالتك الآن في نموذج السؤال.',
-    noForm: 'لا يوجد نموذج أسئلة في هذه الصفحة. يمكنك سؤال طبيب من قسم الاستشارات في هذا الموقع.',
-    inputLabel: 'رسالة إلى المرشد الصحي',
-    keyHint: 'اضغط Enter للإرسال، وShift+Enter لبدء سطر جديد.',
-    send: 'إرسال',
-    charactersLeft: (_n: number, formatted: string) => `الأحرف المتبقية: ${formatted}`,
-    tooLong: (_n: number, formatted: string) => `عدد الأحرف الزائدة: ${formatted}`,
-    shorten: (max: string) => `يمكن أن تحتوي الرسالة على ${max} حرف كحد أقصى. يرجى اختصار رسالتك لإرسالها.`,
-    empty: 'اكتب رسالة أولاً.',
-    wait: 'يرجى انتظار الرد قبل إرسال رسالتك التالية.',
-    connecting: 'جارٍ الاتصال بالمرشد الصحي…',
-    unavailable: 'المرشد الصحي غير متاح حالياً.',
-    tryAgain: 'إعادة المحاولة',
-    unconfigured: 'المرشد الصحي غير مُعدّ في هذه الصفحة.',
-  },
-});
 
 /** A message as the chat shows it: a record from the navigator, or the member's, delivered or not. */
 interface ChatMessage {
@@ -313,7 +98,12 @@ export class NavigatorChat extends SessionElement {
   @state() private restored = false;
   @state() private handoff?: { key: string; handedTo: 'consult-form' | 'none' };
 
-  private readonly localize = new LocalizeController(this, strings);
+  private readonly localize = new LocalizeController(this, 'navigator');
+  readonly #focus = new FocusController(this);
+  readonly #draft = new DraftController<Partial<ChatDraft>>(
+    () => this.#memberId,
+    () => 'navigator-chat',
+  );
 
   /** Kept in memory only: the proxy has no way to read a conversation back. */
   #conversationId?: string;
@@ -323,8 +113,6 @@ export class NavigatorChat extends SessionElement {
   #counter = 0;
   #statusSource?: SessionManager;
   #onStatus = () => this.requestUpdate();
-  /** "Try again" had focus: once the session is back (or failed again), focus goes to what replaced it. */
-  #focusWhenSignedIn = false;
 
   protected override sessionChanged(session: SessionManager | undefined): void {
     this.#statusSource?.removeEventListener('status', this.#onStatus);
@@ -332,6 +120,11 @@ export class NavigatorChat extends SessionElement {
     session?.addEventListener('status', this.#onStatus);
     // Alone with an endpoint, the element signs in itself; inside <consult-session> this joins its sign-in.
     if (session && !session.user) void session.ready().catch(() => undefined);
+  }
+
+  /** Signed out or another member: the conversation, the draft and any reply on its way are dropped. */
+  protected override memberChanged(): void {
+    this.#startOver(undefined);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -346,18 +139,14 @@ export class NavigatorChat extends SessionElement {
       const log = this.renderRoot.querySelector<HTMLElement>('[part=log]');
       if (log) log.scrollTop = log.scrollHeight;
     }
-    const status = this.activeSession?.status;
-    if (this.#focusWhenSignedIn && (this.user || status === 'error' || status === 'expired')) {
-      // After "try again" the button is gone: focus goes to the composer, or to the error again.
-      this.#focusWhenSignedIn = false;
-      if (this.focusIsFree()) {
-        this.renderRoot.querySelector<HTMLElement>('[part=input], .notice[tabindex]')?.focus();
-      }
-    }
   }
 
   #retrySession(session: SessionManager): void {
-    this.#focusWhenSignedIn = Boolean(this.shadowRoot?.activeElement);
+    // After "try again" the button is gone: focus goes to the composer, or to the error again.
+    this.#focus.whenSettled(() => {
+      const status = this.activeSession?.status;
+      return Boolean(this.user) || status === 'error' || status === 'expired';
+    }, '[part=input], .notice[tabindex]');
     void session.retry().catch(() => undefined);
   }
 
@@ -369,7 +158,7 @@ export class NavigatorChat extends SessionElement {
     this.sending = false;
     this.composerError = undefined;
     this.handoff = undefined;
-    const saved = memberId ? loadDraft<Partial<ChatDraft>>(memberId, DRAFT) : undefined;
+    const saved = this.#draft.load();
     this.draft = [...(saved?.unsent ?? []), saved?.text ?? ''].filter((text) => text.trim()).join('\n\n');
     this.restored = Boolean(saved?.conversation);
   }
@@ -379,8 +168,11 @@ export class NavigatorChat extends SessionElement {
     if (!memberId) return;
     const unsent = this.messages.filter((m) => m.role === 'member' && m.status !== 'sent').map((m) => m.text);
     const conversation = Boolean(this.#conversationId) || this.restored;
-    if (!this.draft && unsent.length === 0 && !conversation) clearDraft(memberId, DRAFT);
-    else saveDraft(memberId, DRAFT, { text: this.draft, unsent, conversation } satisfies ChatDraft);
+    this.#draft.save(
+      !this.draft && unsent.length === 0 && !conversation
+        ? undefined
+        : ({ text: this.draft, unsent, conversation } satisfies ChatDraft),
+    );
   }
 
   #fromRecord(record: NavigatorMessage, conversationId: string, prompt?: string): ChatMessage {
@@ -727,7 +519,7 @@ export class NavigatorChat extends SessionElement {
         : this.composerError === 'wait'
           ? t.t('wait')
           : this.composerError === 'tooLong'
-            ? t.t('shorten', t.format.number(MAX_LENGTH))
+            ? t.t('shorten', { max: MAX_LENGTH })
             : undefined;
     return html`<form part="composer" novalidate @submit=${this.#onSubmit}>
       <label class="visually-hidden" for="input">${t.t('inputLabel')}</label>
@@ -756,8 +548,8 @@ export class NavigatorChat extends SessionElement {
             ? html`<p id="count" class=${over > 0 ? 'error' : ''}>
                 ${
                   over > 0
-                    ? t.t('tooLong', over, t.format.number(over))
-                    : t.t('charactersLeft', MAX_LENGTH - length, t.format.number(MAX_LENGTH - length))
+                    ? t.t('tooLong', { count: over })
+                    : t.t('charactersLeft', { count: MAX_LENGTH - length })
                 }
               </p>`
             : nothing

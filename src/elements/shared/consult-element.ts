@@ -2,43 +2,177 @@ import { consume } from '@lit/context';
 import { LitElement, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
+import { VERSION } from '../../version.js';
 import { ConsultErrorEvent, SessionExpiredEvent } from './events.js';
+import {
+  directionOf,
+  isLoaded,
+  loadLanguage,
+  onTranslationsChanged,
+  resolveLanguage,
+  type LocalizedHost,
+} from './localize.js';
 import { SessionManager, sessionContext, type SessionUser } from './session.js';
 import { hostStyles } from './styles.js';
 
-/** The package version, for the guard against two different copies on one page. */
-export const VERSION = '0.1.0';
+export { VERSION };
+
+type ElementClass = typeof ConsultElement;
+
+/** The name each class was registered under first: how elements find the tags of their dependencies. */
+const registeredNames = new WeakMap<CustomElementConstructor, string>();
+
+/** Every connected element: a change of language anywhere on the page renders them again. */
+const connected = new Set<ConsultElement>();
+let languageObserver: MutationObserver | undefined;
+let stopListening: (() => void) | undefined;
+
+function watchLanguages(): void {
+  if (languageObserver) return;
+  const renderAll = () => {
+    for (const element of connected) element.requestUpdate();
+  };
+  // `lang` or `dir` on <html>, on a <consult-session> or on any other ancestor in the page.
+  languageObserver = new MutationObserver(renderAll);
+  languageObserver.observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ['lang', 'dir'],
+    subtree: true,
+  });
+  stopListening = onTranslationsChanged(renderAll);
+}
+
+function unwatchLanguages(): void {
+  if (connected.size > 0) return;
+  languageObserver?.disconnect();
+  languageObserver = undefined;
+  stopListening?.();
+}
 
 /**
- * The base of every element: shared host styles and tokens, typed events, `theme`, and a
- * `define()` that warns instead of throwing when the tag is taken (two copies of the bundle on one
- * partner page must not break it).
+ * The base of every element: shared host styles and tokens, reactive `lang` and `dir`, strings in
+ * the element's language (loaded before it renders, so there is no flash of English), typed events,
+ * and a `define()` that never throws.
  */
-export class ConsultElement extends LitElement {
+export class ConsultElement extends LitElement implements LocalizedHost {
   static override styles = [hostStyles];
   static readonly version = VERSION;
+
+  /**
+   * Elements this one renders, by their default tag: `define()` registers them too, and the
+   * element renders each under whatever name it ended up registered as (`tagOf`).
+   */
+  static dependencies: Record<string, ElementClass> = {};
+
+  /**
+   * Registers the element as `name`. A class already registered under another name is registered
+   * again as an anonymous subclass, so a second name always works; a name taken by something else
+   * only warns (two copies of the bundle on one partner page must not break it).
+   */
+  static define(name: string, registry: CustomElementRegistry = customElements): CustomElementConstructor {
+    for (const [dependencyName, dependency] of Object.entries(this.dependencies)) {
+      if (!registeredNames.has(dependency)) dependency.define(dependencyName, registry);
+    }
+    const existing = registry.get(name) as (CustomElementConstructor & { version?: string }) | undefined;
+    if (existing) {
+      if (existing !== this && !(existing.prototype instanceof this)) {
+        console.warn(
+          `consult-elements: <${name}> is already defined${existing.version ? ` by version ${existing.version}` : ' by another script'}; ` +
+            `this copy (${VERSION}) was not registered. Load the bundle once, or register the class under another name.`,
+        );
+      }
+      return existing;
+    }
+    if (!registeredNames.has(this)) registeredNames.set(this, name);
+    try {
+      registry.define(name, this);
+      return this;
+    } catch (error) {
+      // One constructor, one name: a second name gets a subclass of its own.
+      if (!(error instanceof DOMException && error.name === 'NotSupportedError')) throw error;
+      const alias = class extends this {};
+      registry.define(name, alias);
+      return alias;
+    }
+  }
+
+  /** The tag an element class is registered under, for rendering it; its default name otherwise. */
+  static tagOf(element: ElementClass, fallback: string): string {
+    return registeredNames.get(element) ?? fallback;
+  }
+
+  /**
+   * A new element of one of this element's `dependencies`, under the name its class is registered
+   * as. Made with `createElement`, never from markup: a tag name is not HTML (SECURITY.md S12).
+   */
+  static createDependency<T extends HTMLElement>(element: ElementClass, fallback: string): T {
+    return document.createElement(ConsultElement.tagOf(element, fallback)) as T;
+  }
+
+  /** The language of the element's text (BCP 47). Without it: the session's, the member's, then the page's. */
+  @property() override lang = '';
+
+  /** `ltr` or `rtl`; without it, the direction of the language in use. */
+  @property() override dir = '';
 
   /** `light` or `dark` forces a look; without it the member's system preference is followed. */
   @property({ reflect: true }) theme?: 'light' | 'dark';
 
-  /** Registers the element under `tag` unless that tag is taken; warns when another copy holds it. */
-  static define(tag: string, registry: CustomElementRegistry = customElements): void {
-    const existing = registry.get(tag) as (CustomElementConstructor & { version?: string }) | undefined;
-    if (!existing) {
-      registry.define(tag, this);
-    } else if (existing !== this) {
-      console.warn(
-        `consult-elements: <${tag}> is already defined${existing.version ? ` by version ${existing.version}` : ''}; ` +
-          `this copy (${VERSION}) was not registered. Load the bundle once, or register the class under another name.`,
-      );
+  #language = 'en';
+
+  /** The language this update renders in, resolved once per update. */
+  get resolvedLanguage(): string {
+    return this.#language;
+  }
+
+  /** The direction this update renders in. */
+  get resolvedDir(): 'ltr' | 'rtl' {
+    return this.dir === 'rtl' || this.dir === 'ltr' ? this.dir : directionOf(this.#language);
+  }
+
+  /** The member's language, when a session knows it; it comes after an explicit `lang`. */
+  protected get memberLanguage(): string | undefined {
+    return undefined;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    connected.add(this);
+    watchLanguages();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    connected.delete(this);
+    unwatchLanguages();
+  }
+
+  /**
+   * Resolves the language before each update and waits for its strings, so the element renders
+   * in the new language at once rather than in English first.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    const language = this.#resolveLanguage();
+    if (!isLoaded(language)) {
+      // A language chunk that cannot load (offline) leaves the element in English, not blank.
+      await loadLanguage(language).catch(() => undefined);
     }
+    this.#language = isLoaded(language) ? language : 'en';
+    await super.scheduleUpdate();
+  }
+
+  #resolveLanguage(): string {
+    // A lang on the enclosing <consult-session> configures all its elements, like their own.
+    const session = this.parentElement?.closest('consult-session')?.getAttribute('lang');
+    const inherited = this.parentElement?.closest('[lang]')?.getAttribute('lang');
+    return resolveLanguage(this.lang, session, this.memberLanguage, inherited, document.documentElement.lang);
   }
 
   /**
    * Focus is in this element, or nowhere (the button that had it was just removed): moving it
    * after an update takes it from no one.
    */
-  protected focusIsFree(): boolean {
+  focusIsFree(): boolean {
     const active = document.activeElement;
     return Boolean(this.shadowRoot?.activeElement) || !active || active === document.body;
   }
@@ -52,6 +186,9 @@ export class ConsultElement extends LitElement {
 /**
  * An element that talks to the proxy: it takes its session from an enclosing
  * `<consult-session>`, from its `session` property, or on its own from its `endpoint`.
+ *
+ * When the member signs out or another member signs in, `memberChanged()` runs and the element
+ * renders again at once, before any other script runs.
  */
 export class SessionElement extends ConsultElement {
   /** The proxy's base URL, for an element used without `<consult-session>`. */
@@ -68,6 +205,7 @@ export class SessionElement extends ConsultElement {
   @state() protected user?: SessionUser;
 
   #watched?: SessionManager;
+  #memberId?: string;
   #onStatus = () => this.#syncFromSession();
 
   /** The session in use, or undefined when the element has neither a context nor an endpoint. */
@@ -79,8 +217,7 @@ export class SessionElement extends ConsultElement {
     );
   }
 
-  /** Read by the localize controller: the member's language comes after the element's own `lang`. */
-  get memberLanguage(): string | undefined {
+  protected override get memberLanguage(): string | undefined {
     return this.user?.language;
   }
 
@@ -92,7 +229,9 @@ export class SessionElement extends ConsultElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#watch(undefined);
+    // Detached is not signed out: the member and their data stay until the session says otherwise.
+    this.#watched?.removeEventListener('status', this.#onStatus);
+    this.#watched = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -104,6 +243,12 @@ export class SessionElement extends ConsultElement {
 
   /** Called when the session in use changes (another member, or a different session). */
   protected sessionChanged(_session: SessionManager | undefined): void {}
+
+  /**
+   * The member signed out or another one signed in: the element drops every piece of the previous
+   * member's data it holds (properties, render state, pending requests). Runs before the next render.
+   */
+  protected memberChanged(): void {}
 
   /**
    * Reports a failure the member saw: a `consult-error` event (ids and codes only), and
@@ -133,7 +278,19 @@ export class SessionElement extends ConsultElement {
   #syncFromSession(): void {
     const session = this.#watched;
     const previous = this.user;
-    this.user = session?.user;
+    const user = session?.user;
+    // Signed out (no member any more) or another member: nothing of the previous one may remain.
+    const changed = this.#memberId !== undefined && this.#memberId !== user?.id;
+    this.#memberId = user?.id;
+    this.user = user;
+    if (changed) {
+      this.memberChanged();
+      // Rendered now, not at the next frame: no script may find the previous member's words meanwhile.
+      if (this.hasUpdated && this.isConnected) {
+        this.requestUpdate();
+        this.performUpdate();
+      }
+    }
     // An element on its own tells the page; inside <consult-session>, the session element does.
     const standalone = !this.session && !this.contextSession;
     if (standalone && session?.status === 'expired' && previous)

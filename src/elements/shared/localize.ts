@@ -1,111 +1,251 @@
 /**
- * Localization: English, German, French, Spanish, Dutch and Arabic. Each element keeps its
- * strings in a table typed by its English strings, so a missing translation is a type error.
- * The language comes from the element's `lang`, then the member's language, then the page's.
+ * Localization: one translation module per language for all elements (`../translations/en.ts`,
+ * `de.ts`, …), typed by the English one. English ships with the elements; every other built-in
+ * language is its own chunk, loaded the first time an element needs it. A partner can override any
+ * string or add a language with `registerTranslation`.
+ *
+ * Messages are data: `{name}` placeholders, and plural forms (`{ one, other, … }`) chosen by
+ * `Intl.PluralRules` on the `count` parameter. Numbers are formatted by `Intl.NumberFormat`.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import en, { type EnglishTranslation } from '../translations/en.js';
 
+/** The languages that ship with the elements. */
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'nl', 'ar'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-const RTL: ReadonlySet<Language> = new Set(['ar']);
+/** Plural forms by `Intl.PluralRules` category; `other` is always there. */
+export type PluralMessage = { other: string } & Partial<
+  Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>
+>;
+type Message = string | PluralMessage;
 
-/** A string, or a function of values for plurals and interpolation. */
-export type Message = string | ((...args: never[]) => string);
-type Widen<T> = { [K in keyof T]: T[K] extends string ? string : T[K] };
-export type StringTable<T extends Record<string, Message>> = Record<Language, Widen<T>>;
+type Widen<T> = {
+  [N in keyof T]: N extends `$${string}`
+    ? string
+    : { [K in keyof T[N]]: T[N][K] extends string ? string : PluralMessage };
+};
 
-/** Declares an element's strings: English first, every other language with exactly the same keys. */
-export function defineStrings<T extends Record<string, Message>>(
-  table: { en: T } & { [L in Exclude<Language, 'en'>]: NoInfer<Widen<T>> },
-): StringTable<T> {
-  return table as StringTable<T>;
+/** A complete translation: every key of the English one. `$code` is a BCP 47 language tag. */
+export type Translation = Widen<EnglishTranslation> & { $dir: 'ltr' | 'rtl' };
+/** What `registerTranslation` takes: any subset of the keys, for overrides or a partial language. */
+export type TranslationOverride = { $code: string; $name?: string; $dir?: 'ltr' | 'rtl' } & {
+  [N in Namespace]?: Partial<Translation[N]>;
+};
+/** The groups of strings: one per element, and the shared ones. */
+export type Namespace = Exclude<keyof EnglishTranslation, `$${string}`>;
+
+/** The `{placeholders}` a message needs, read from its English text. */
+type Placeholders<S> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
+type PlaceholdersOf<M> = M extends string
+  ? Placeholders<M>
+  : M extends object
+    ? Placeholders<M[keyof M]> | 'count'
+    : never;
+export type MessageArgs<M> = [PlaceholdersOf<M>] extends [never]
+  ? []
+  : [Record<PlaceholdersOf<M>, string | number>];
+
+const registered = new Map<string, TranslationOverride>([['en', en as TranslationOverride]]);
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: TranslationOverride }>> = {
+  de: () => import('../translations/de.js'),
+  fr: () => import('../translations/fr.js'),
+  es: () => import('../translations/es.js'),
+  nl: () => import('../translations/nl.js'),
+  ar: () => import('../translations/ar.js'),
+};
+const loading = new Map<string, Promise<void>>();
+const loaded = new Set<string>(['en']);
+const listeners = new Set<() => void>();
+
+const normalize = (code: string) => code.trim().toLowerCase().replace(/_/g, '-');
+
+/**
+ * Adds a language or overrides strings of one. Overrides merge key by key with what is there, so
+ * `registerTranslation({ $code: 'en', form: { submit: 'Ask a doctor' } })` changes one button.
+ * Elements on the page render again in the new words.
+ */
+export function registerTranslation(...translations: TranslationOverride[]): void {
+  for (const translation of translations) {
+    const code = normalize(translation.$code);
+    const current = registered.get(code);
+    const merged: Record<string, unknown> = { ...current, ...translation, $code: code };
+    for (const [name, group] of Object.entries(translation) as [string, object][]) {
+      const before = current?.[name as Namespace];
+      if (!name.startsWith('$') && before) merged[name] = { ...before, ...group };
+    }
+    registered.set(code, merged as TranslationOverride);
+  }
+  for (const listener of listeners) listener();
 }
 
-/** The first candidate whose primary subtag is a supported language; English otherwise. */
-export function resolveLanguage(...candidates: (string | null | undefined)[]): Language {
+/** Calls `listener` whenever a translation is registered or loaded; answers an unsubscribe. */
+export function onTranslationsChanged(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The registered code for `candidate` (`de-CH` falls back to `de`), whether loaded yet or not. */
+function match(candidate: string | null | undefined): string | undefined {
+  if (!candidate?.trim()) return undefined;
+  const code = normalize(candidate).split(/-[ux]-/)[0] ?? '';
+  const [primary] = code.split('-');
+  for (const option of [code, primary ?? code]) {
+    if (registered.has(option) || option in loaders) return option;
+  }
+  return undefined;
+}
+
+/** The translation a locale's strings come from: `de-CH` and `ar-u-nu-arab` speak `de` and `ar`. */
+const stringsOf = (locale: string): string => match(locale) ?? 'en';
+
+/**
+ * The locale to render in: the first candidate whose language the elements can speak (a registered
+ * or built-in one), English otherwise. A Unicode extension stays, so `lang="ar-u-nu-arab"` shows
+ * Arabic-Indic digits.
+ */
+export function resolveLanguage(...candidates: (string | null | undefined)[]): string {
   for (const candidate of candidates) {
-    const primary = candidate?.trim().toLowerCase().split(/[-_]/)[0];
-    if (primary && (LANGUAGES as readonly string[]).includes(primary)) return primary as Language;
+    const code = match(candidate);
+    if (!code) continue;
+    const extension = /-(u-.+)$/i.exec(candidate?.trim() ?? '')?.[1];
+    return extension ? `${code}-${extension.toLowerCase()}` : code;
   }
   return 'en';
 }
 
-export const directionOf = (language: Language): 'ltr' | 'rtl' => (RTL.has(language) ? 'rtl' : 'ltr');
-
-/** Intl pieces for a language: dates, numbers and plural categories. */
-export function formatters(language: Language) {
-  const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
-  const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
-  const number = new Intl.NumberFormat(language);
-  const plural = new Intl.PluralRules(language);
-  const relative = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
-  return {
-    date: (value: string | number | Date) => date.format(new Date(value)),
-    dateTime: (value: string | number | Date) => dateTime.format(new Date(value)),
-    number: (value: number) => number.format(value),
-    plural: (value: number) => plural.select(value),
-    relative,
-  };
+/** Whether the strings for `locale` are here (registered, or a built-in language already loaded). */
+export function isLoaded(locale: string): boolean {
+  const code = stringsOf(locale);
+  return code in loaders ? loaded.has(code) : registered.has(code);
 }
 
-interface LocalizedHost extends ReactiveControllerHost, HTMLElement {
-  /** The member's language, when a session knows it. */
-  readonly memberLanguage?: string | undefined;
+/** Loads a built-in language's strings; partner overrides registered before stay on top. */
+export function loadLanguage(locale: string): Promise<void> {
+  const code = stringsOf(locale);
+  const loader = loaders[code as Exclude<Language, 'en'>];
+  if (!loader) return Promise.resolve();
+  let promise = loading.get(code);
+  if (!promise) {
+    promise = loader().then(
+      ({ default: translation }) => {
+        const overrides = registered.get(code);
+        registered.delete(code);
+        loaded.add(code);
+        registerTranslation(translation, ...(overrides ? [overrides] : []));
+      },
+      (error: unknown) => {
+        // A chunk that failed to load (offline, a deploy in between) is tried again next time.
+        loading.delete(code);
+        throw error;
+      },
+    );
+    loading.set(code, promise);
+  }
+  return promise;
 }
 
-/**
- * Resolves the element's language and direction, and re-renders when the page's language
- * changes (Shoelace's approach: one observer on <html lang> for all elements).
- */
-export class LocalizeController<T extends Record<string, Message>> implements ReactiveController {
-  static readonly #hosts = new Set<ReactiveControllerHost>();
-  static #observer: MutationObserver | undefined;
+/** The text direction of a language: the translation's `$dir`, else by script. */
+export function directionOf(locale: string): 'ltr' | 'rtl' {
+  const code = stringsOf(locale);
+  const declared = registered.get(code)?.$dir;
+  if (declared) return declared;
+  return /^(ar|fa|he|ur|ps|yi|dv|ckb)\b/.test(code) ? 'rtl' : 'ltr';
+}
 
+/** Intl formatters for one language, made once and reused by every element. */
+export interface Formatters {
+  date(value: string | number | Date): string;
+  dateTime(value: string | number | Date): string;
+  number(value: number): string;
+  plural(value: number): Intl.LDMLPluralRule;
+  list(items: string[]): string;
+  /** A country or region's name from its ISO 3166 code; the code itself when unknown. */
+  region(code: string): string;
+  relative: Intl.RelativeTimeFormat;
+}
+const formattersByLanguage = new Map<string, Formatters>();
+
+export function formatters(code: string): Formatters {
+  let cached = formattersByLanguage.get(code);
+  if (!cached) {
+    const date = new Intl.DateTimeFormat(code, { dateStyle: 'medium' });
+    const dateTime = new Intl.DateTimeFormat(code, { dateStyle: 'medium', timeStyle: 'short' });
+    const number = new Intl.NumberFormat(code);
+    const plural = new Intl.PluralRules(code);
+    const list = new Intl.ListFormat(code, { type: 'conjunction' });
+    const regions = new Intl.DisplayNames([code], { type: 'region' });
+    cached = {
+      date: (value) => date.format(new Date(value)),
+      dateTime: (value) => dateTime.format(new Date(value)),
+      number: (value) => number.format(value),
+      plural: (value) => plural.select(value),
+      list: (items) => list.format(items),
+      region: (region) => {
+        try {
+          return regions.of(region.toUpperCase()) ?? region;
+        } catch {
+          return region;
+        }
+      },
+      relative: new Intl.RelativeTimeFormat(code, { numeric: 'auto' }),
+    };
+    formattersByLanguage.set(code, cached);
+  }
+  return cached;
+}
+
+/** One message in `code`, with English as the fallback for a key a partial translation lacks. */
+export function translate(
+  locale: string,
+  namespace: Namespace,
+  key: string,
+  params: Record<string, string | number> = {},
+): string {
+  const group = (registered.get(stringsOf(locale))?.[namespace] ?? {}) as Record<string, Message | undefined>;
+  const english = (registered.get('en')?.[namespace] ?? {}) as Record<string, Message | undefined>;
+  const message = group[key] ?? english[key] ?? key;
+  const format = formatters(locale);
+  const text =
+    typeof message === 'string'
+      ? message
+      : (message[format.plural(Number(params.count ?? 0))] ?? message.other);
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) return whole;
+    return typeof value === 'number' ? format.number(value) : value;
+  });
+}
+
+/** What the controller reads from its element: the language and direction resolved for this update. */
+export interface LocalizedHost {
+  readonly resolvedLanguage: string;
+  readonly resolvedDir: 'ltr' | 'rtl';
+}
+
+/** An element's strings of one namespace, in the language its base class resolved for this update. */
+export class LocalizeController<N extends Namespace> {
   constructor(
     private readonly host: LocalizedHost,
-    private readonly strings: StringTable<T>,
-  ) {
-    host.addController(this);
-  }
+    private readonly namespace: N,
+  ) {}
 
-  hostConnected(): void {
-    LocalizeController.#hosts.add(this.host);
-    LocalizeController.#observer ??= new MutationObserver(() => {
-      for (const host of LocalizeController.#hosts) host.requestUpdate();
-    });
-    LocalizeController.#observer.observe(document.documentElement, {
-      attributes: true,
-      attributeFilter: ['lang', 'dir'],
-    });
-  }
-
-  hostDisconnected(): void {
-    LocalizeController.#hosts.delete(this.host);
-  }
-
-  get language(): Language {
-    const own = this.host.getAttribute('lang');
-    // A lang on the enclosing <consult-session> configures all its elements, like their own.
-    const session = this.host.parentElement?.closest('consult-session')?.getAttribute('lang');
-    const inherited = this.host.parentElement?.closest('[lang]')?.getAttribute('lang');
-    // The element's (or its session's) lang wins; then the member's language; then the page's.
-    return resolveLanguage(own, session, this.host.memberLanguage, inherited, document.documentElement.lang);
+  get language(): string {
+    return this.host.resolvedLanguage;
   }
 
   get dir(): 'ltr' | 'rtl' {
-    return directionOf(this.language);
+    return this.host.resolvedDir;
   }
 
-  get format() {
+  get format(): Formatters {
     return formatters(this.language);
   }
 
-  /** The string for `key` in the current language. */
-  t<K extends keyof T>(key: K, ...args: T[K] extends (...a: infer A) => string ? A : []): string {
-    const message = this.strings[this.language][key] ?? this.strings.en[key];
-    return typeof message === 'function'
-      ? (message as (...a: unknown[]) => string)(...args)
-      : (message as string);
+  /** The message for `key`; its `{placeholders}` filled from `params` (numbers formatted). */
+  t<K extends keyof EnglishTranslation[N] & string>(
+    key: K,
+    ...args: MessageArgs<EnglishTranslation[N][K]>
+  ): string {
+    return translate(this.language, this.namespace, key, args[0]);
   }
 }

@@ -193,6 +193,16 @@ export class SessionManager extends EventTarget {
     };
   }
 
+  /**
+   * A consultation an element of this session has just created: every other element of the
+   * session lists it at once, before (and without) any live event.
+   */
+  announce(consultation: Consultation): void {
+    this.dispatchEvent(
+      new CustomEvent<ConsultationUpdate>('consultation', { detail: { type: 'created', consultation } }),
+    );
+  }
+
   #setStatus(status: SessionStatus, reason?: string): void {
     this.status = status;
     this.dispatchEvent(new CustomEvent('status', { detail: { status, reason } }));

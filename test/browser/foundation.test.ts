@@ -1,0 +1,277 @@
+/**
+ * What every element gets from the shared base, tried as a partner and a member would: language
+ * and direction that follow the element, its session and the page; a second tag name; sign-out
+ * and a member switch that leave nothing of the previous member; a sent question listed at once.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { CaseHistory } from '../../src/elements/case-history/case-history.js';
+import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
+import { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
+import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
+import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
+import { ConsultElement } from '../../src/elements/shared/consult-element.js';
+import { registerTranslation } from '../../src/elements/shared/localize.js';
+import { inSession, shadowText } from './support/backend.js';
+
+ConsultSession.define('consult-session');
+CaseHistory.define('case-history');
+ConsultThread.define('consult-thread');
+ConsultForm.define('consult-form');
+NavigatorChat.define('navigator-chat');
+
+const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
+  element.shadowRoot!.querySelector<T>(selector);
+
+/** A resolved consultation, to render a thread without a session. */
+const consultation = {
+  consultationId: 'cns_foundation',
+  userId: 'usr_foundation',
+  status: 'resolved',
+  createdAt: '2026-03-04T10:00:00.000Z',
+  questions: [{ question: 'Is this a question?', answer: 'It is an answer.' }],
+};
+
+const rows = (element: CaseHistory) => [...element.shadowRoot!.querySelectorAll('[part~=item]')];
+
+async function listed(element: CaseHistory): Promise<void> {
+  await waitUntil(() => rows(element).length > 0, 'the list shows', { timeout: 5000 });
+}
+
+/** Every shadow root under `root`, nested ones included. */
+function shadowRoots(root: Element | ShadowRoot | Document): ShadowRoot[] {
+  const found: ShadowRoot[] = [];
+  for (const element of root.querySelectorAll('*')) {
+    if (element.shadowRoot) found.push(element.shadowRoot, ...shadowRoots(element.shadowRoot));
+  }
+  return found;
+}
+
+/** Every own value of an element's properties (public and Lit state), as JSON where it can be. */
+function propertyText(element: Element): string {
+  const values: string[] = [];
+  const constructor = element.constructor as typeof ConsultElement;
+  const names = [...(constructor.elementProperties?.keys() ?? [])];
+  for (const name of names) {
+    try {
+      values.push(JSON.stringify((element as unknown as Record<PropertyKey, unknown>)[name]) ?? '');
+    } catch {
+      // A value that cannot be serialized (a session, a function) holds no member text of its own.
+    }
+  }
+  return values.join('\n');
+}
+
+describe('the elements’ shared base', () => {
+  it('is accessible in Arabic right to left', async () => {
+    const { session, element } = await inSession<CaseHistory>(html`<case-history lang="ar"></case-history>`);
+    await listed(element);
+    expect($(element, '[part=base]')!.getAttribute('dir')).to.equal('rtl');
+    await expect(session).to.be.accessible();
+  });
+
+  describe('language and direction', () => {
+    it('follow a lang set on the element after it rendered', async () => {
+      const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      expect(shadowText(element)).to.contain('Answered');
+      element.setAttribute('lang', 'de');
+      await waitUntil(() => shadowText(element).includes('Beantwortet'), 'German strings', { timeout: 5000 });
+      expect(shadowText(element)).not.to.contain('Answered');
+      expect($(element, '[part=base]')!.getAttribute('lang')).to.equal('de');
+      element.setAttribute('lang', 'ar');
+      await waitUntil(() => $(element, '[part=base]')!.getAttribute('dir') === 'rtl', 'right to left', {
+        timeout: 5000,
+      });
+      expect(shadowText(element)).to.contain('تمت الإجابة');
+    });
+
+    it('follow a lang set on the enclosing <consult-session>', async () => {
+      const { session, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      session.setAttribute('lang', 'fr');
+      await waitUntil(() => shadowText(element).includes('Répondue'), 'French strings', { timeout: 5000 });
+    });
+
+    it('follow <html lang> when nothing nearer sets one, and a dir set on the element', async () => {
+      const before = document.documentElement.lang;
+      try {
+        // No session, so no member language: the page's language is the one left.
+        const element = await fixture<ConsultThread>(
+          html`<consult-thread .consultation=${consultation}></consult-thread>`,
+        );
+        expect(shadowText(element)).to.contain('Answered');
+        document.documentElement.lang = 'es';
+        await waitUntil(() => shadowText(element).includes('Respondida'), 'Spanish strings', {
+          timeout: 5000,
+        });
+        expect($(element, '[part=base]')!.getAttribute('lang')).to.equal('es');
+        element.dir = 'rtl';
+        await element.updateComplete;
+        expect($(element, '[part=base]')!.getAttribute('dir')).to.equal('rtl');
+      } finally {
+        document.documentElement.lang = before;
+      }
+    });
+
+    it('render the first time in the language, never English first', async () => {
+      const seen: string[] = [];
+      const { element } = await inSession<CaseHistory>(html`<case-history lang="nl"></case-history>`);
+      const observer = new MutationObserver(() => seen.push(shadowText(element)));
+      observer.observe(element.shadowRoot!, { subtree: true, childList: true, characterData: true });
+      await listed(element);
+      observer.disconnect();
+      for (const text of [shadowText(element), ...seen]) {
+        expect(text).not.to.contain('Loading your consultations');
+        expect(text).not.to.contain('Answered');
+      }
+    });
+
+    it('take a partner’s own words for any string, in any language', async () => {
+      registerTranslation({ $code: 'en', status: { resolved: 'Doctor replied' } });
+      try {
+        const { element } = await inSession<CaseHistory>(html`<case-history lang="en"></case-history>`);
+        await listed(element);
+        expect(shadowText(element)).to.contain('Doctor replied');
+      } finally {
+        registerTranslation({ $code: 'en', status: { resolved: 'Answered' } });
+      }
+    });
+
+    it('speak a language a partner adds, falling back to English for what it lacks', async () => {
+      registerTranslation({ $code: 'pt', $name: 'Português', status: { resolved: 'Respondida (pt)' } });
+      const { element } = await inSession<CaseHistory>(html`<case-history lang="pt-BR"></case-history>`);
+      await listed(element);
+      expect(shadowText(element)).to.contain('Respondida (pt)');
+      expect($(element, '[part=base]')!.getAttribute('lang')).to.equal('pt');
+    });
+  });
+
+  describe('define()', () => {
+    it('registers a class already registered under another name as a second name', async () => {
+      expect(customElements.get('case-history')).to.equal(CaseHistory);
+      const second = CaseHistory.define('acme-case-history');
+      expect(customElements.get('acme-case-history')).to.equal(second);
+      expect(second.prototype).to.be.instanceOf(CaseHistory);
+      const element = document.createElement('acme-case-history');
+      expect(element).to.be.instanceOf(CaseHistory);
+    });
+
+    it('warns, never throws, when the name is taken by something else', async () => {
+      customElements.define('taken-by-partner', class extends HTMLElement {});
+      const warnings: unknown[] = [];
+      const warn = console.warn;
+      console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+      try {
+        ConsultForm.define('taken-by-partner');
+      } finally {
+        console.warn = warn;
+      }
+      expect(String(warnings[0])).to.contain('<taken-by-partner> is already defined');
+      expect(ConsultElement.version).to.match(/^\d+\.\d+\.\d+/);
+    });
+
+    it('registers the elements an element renders, under the names they have', async () => {
+      expect(CaseHistory.dependencies).to.have.property('consult-thread', ConsultThread);
+      const { element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      (rows(element)[0] as HTMLButtonElement).click();
+      await element.updateComplete;
+      const thread = $(element, `${ConsultElement.tagOf(ConsultThread, 'consult-thread')}`);
+      expect(thread).to.be.instanceOf(ConsultThread);
+    });
+  });
+
+  describe('when the member signs out or another member signs in', () => {
+    const SECRET_QUESTION = 'Mon sommeil est-il normal après minuit, secret 7731?';
+
+    async function everythingOpen() {
+      const fixtureResult = await inSession<HTMLElement>(html`
+        <div>
+          <consult-form></consult-form>
+          <case-history></case-history>
+          <consult-thread consultation-id="cns_demo_alex_rash"></consult-thread>
+          <navigator-chat></navigator-chat>
+        </div>
+      `);
+      const root = fixtureResult.element;
+      const history = root.querySelector('case-history')!;
+      const thread = root.querySelector('consult-thread')!;
+      const form = root.querySelector('consult-form')!;
+      await listed(history);
+      await waitUntil(() => shadowText(thread).includes('eczema'), 'the thread shows its answer', {
+        timeout: 5000,
+      });
+      await waitUntil(() => $(form, 'textarea'), 'the form shows', { timeout: 5000 });
+      $<HTMLTextAreaElement>(form, 'textarea')!.focus();
+      await sendKeys({ type: SECRET_QUESTION });
+      (rows(history)[0] as HTMLButtonElement).click();
+      await history.updateComplete;
+      await waitUntil(
+        () => history.shadowRoot!.querySelector('consult-thread')?.shadowRoot?.textContent?.trim(),
+        'opened',
+        {
+          timeout: 5000,
+        },
+      );
+      return { ...fixtureResult, history, thread, form };
+    }
+
+    /** The previous member's words: their questions, the doctors' answers, what they typed. */
+    const memberWords = ['eczema', 'blood pressure', '142/91', SECRET_QUESTION, 'Early waking'];
+
+    function leftovers(): string[] {
+      const text = [
+        ...shadowRoots(document).map((root) => root.textContent ?? ''),
+        ...[...document.querySelectorAll('*')].flatMap((element) => [
+          propertyText(element),
+          ...shadowRoots(element).flatMap((root) => [...root.querySelectorAll('*')].map(propertyText)),
+        ]),
+        ...Object.keys(sessionStorage).map((key) => `${key} ${sessionStorage.getItem(key)}`),
+      ].join('\n');
+      return memberWords.filter((words) => text.includes(words));
+    }
+
+    it('sign-out leaves none of their questions, answers or drafts in any element', async () => {
+      const { session } = await everythingOpen();
+      expect(leftovers(), 'the words are there before').to.include('eczema');
+      session.signOut();
+      // Nothing may wait for a later render: right after signOut() the data is gone.
+      expect(leftovers()).to.deep.equal([]);
+      await session.updateComplete;
+      expect(leftovers()).to.deep.equal([]);
+    });
+
+    it('a member switch leaves none of the previous member’s words', async () => {
+      const { session, backend, history } = await everythingOpen();
+      session.tokenProvider = backend.signInAs('sam');
+      await waitUntil(() => session.manager.user?.uniqueId === 'sam', 'sam is signed in', { timeout: 5000 });
+      expect(leftovers()).to.deep.equal([]);
+      await waitUntil(() => !history.shadowRoot!.querySelector('consult-thread'), 'no thread open', {
+        timeout: 5000,
+      });
+      expect(leftovers()).to.deep.equal([]);
+    });
+  });
+
+  describe('a question sent from <consult-form>', () => {
+    it('is listed in <case-history> of the same session at once, as open', async () => {
+      const { element: root } = await inSession<HTMLElement>(html`
+        <div><consult-form></consult-form><case-history></case-history></div>
+      `);
+      const form = root.querySelector('consult-form')!;
+      const history = root.querySelector('case-history')!;
+      await listed(history);
+      const before = rows(history).length;
+      await waitUntil(() => $(form, 'textarea'), 'the form shows', { timeout: 5000 });
+      $<HTMLTextAreaElement>(form, 'textarea')!.focus();
+      await sendKeys({ type: 'Is a daily walk enough exercise at my age?' });
+      // Professionals are manual here: no claim, so no live event announces the new case.
+      $<HTMLButtonElement>(form, '[part~=submit-button]')!.click();
+      await waitUntil(() => rows(history).length === before + 1, 'the new case is listed', { timeout: 5000 });
+      const first = rows(history)[0]!;
+      expect(first.textContent).to.contain('Is a daily walk enough exercise');
+      expect(first.querySelector('[part=status]')!.textContent).to.contain('Open');
+    });
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Weight budgets for what a partner's members download (gzip -9): the script-tag entry, what an
+ * English page with every element and one answer loads, and each language's strings. Builds the
+ * browser files with the project's own Vite config into a temporary folder and prints every file.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { build, type Rollup } from 'vite';
+
+const KiB = 1024;
+/**
+ * `englishPage` is held where it stands (Lit, the shared core, five elements, marked and DOMPurify)
+ * so that it can only shrink; the aim is 50 KiB.
+ */
+const BUDGET = { entry: 20 * KiB, englishPage: 66 * KiB, language: 4 * KiB };
+
+type Chunk = Rollup.OutputChunk;
+
+let outDir: string;
+let chunks: Map<string, Chunk & { gzip: number }>;
+
+const kib = (bytes: number) => `${(bytes / KiB).toFixed(1)} KiB`;
+const isTranslation = (chunk: Chunk) =>
+  /src\/elements\/translations\/(?!en\.ts)/.test(chunk.facadeModuleId ?? '');
+
+/** Every chunk `from` loads, following static and dynamic imports, except the ones `skip` rejects. */
+function reachable(from: string, skip: (chunk: Chunk) => boolean): Set<string> {
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    const chunk = chunks.get(name);
+    if (!chunk || seen.has(name) || skip(chunk)) return;
+    seen.add(name);
+    for (const next of [...chunk.imports, ...chunk.dynamicImports]) visit(next);
+  };
+  visit(from);
+  return seen;
+}
+
+const total = (names: Iterable<string>) => [...names].reduce((sum, name) => sum + chunks.get(name)!.gzip, 0);
+
+describe('the browser files stay within their weight budgets', () => {
+  before(async () => {
+    outDir = mkdtempSync(join(tmpdir(), 'consult-budget-'));
+    const result = await build({
+      configFile: 'vite.config.ts',
+      logLevel: 'silent',
+      build: { outDir, sourcemap: false },
+    });
+    const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
+    chunks = new Map();
+    for (const item of outputs.flatMap((output) => output.output)) {
+      if (item.type !== 'chunk') continue;
+      chunks.set(item.fileName, { ...item, gzip: gzipSync(item.code, { level: 9 }).byteLength });
+    }
+    for (const chunk of [...chunks.values()].sort((a, b) => b.gzip - a.gzip)) {
+      console.log(`# ${chunk.fileName.padEnd(48)} ${kib(chunk.gzip).padStart(9)} gzip`);
+    }
+  });
+
+  after(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it(`the script-tag entry is at most ${kib(BUDGET.entry)}`, () => {
+    const entry = chunks.get('consult-elements.js');
+    assert.ok(entry?.isEntry, 'consult-elements.js is the entry');
+    const loaded = reachable('consult-elements.js', () => false);
+    // What the entry needs before it runs: its static imports.
+    const statics = new Set<string>();
+    const visit = (name: string) => {
+      if (statics.has(name)) return;
+      statics.add(name);
+      for (const next of chunks.get(name)!.imports) visit(next);
+    };
+    visit('consult-elements.js');
+    console.log(
+      `# entry with its static imports: ${kib(total(statics))}; reachable in all: ${loaded.size} files`,
+    );
+    assert.ok(total(statics) <= BUDGET.entry, `entry is ${kib(total(statics))}`);
+  });
+
+  it('each element is a chunk of its own, loaded when its tag first appears', () => {
+    const entry = chunks.get('consult-elements.js')!;
+    const elementChunks = entry.dynamicImports.filter((name) =>
+      /src\/elements\/[a-z-]+\/[a-z-]+\.ts$/.test(chunks.get(name)?.facadeModuleId ?? ''),
+    );
+    assert.equal(elementChunks.length, 5, `dynamic element chunks: ${elementChunks.join(', ')}`);
+    for (const name of elementChunks) assert.ok(!entry.imports.includes(name));
+  });
+
+  it(`an English page with every element and an answer loads at most ${kib(BUDGET.englishPage)}`, () => {
+    const english = reachable('consult-elements.js', isTranslation);
+    const names = [...english].map((name) => chunks.get(name)!.facadeModuleId ?? name);
+    assert.ok(
+      names.some((name) => name.includes('marked')) && names.some((name) => name.includes('dompurify')),
+      'marked and DOMPurify are counted',
+    );
+    console.log(
+      `# English page, every element and an answer: ${kib(total(english))} in ${english.size} files`,
+    );
+    assert.ok(total(english) <= BUDGET.englishPage, `English page is ${kib(total(english))}`);
+  });
+
+  it(`each language's strings are at most ${kib(BUDGET.language)}`, () => {
+    const languages = [...chunks.values()].filter(isTranslation);
+    assert.equal(languages.length, 5, 'five languages besides English, each a chunk');
+    for (const chunk of languages) {
+      assert.ok(chunk.gzip <= BUDGET.language, `${chunk.fileName} is ${kib(chunk.gzip)}`);
+    }
+  });
+});
