@@ -3,13 +3,13 @@
  * - client overhead: the typed client over the in-process sandbox vs a bare fetch of the same call;
  * - loopback HTTP vs in-process for the same client call;
  * - case history of 1,000 consultations vs 10 (how reads scale with history size);
- * - the script-tag bundle: what the first paint loads vs the markdown renderer loaded on first use.
+ * - time to typeable: <consult-form> against a plain <textarea> page, in Chromium.
+ * Sizes are deterministic, so they are tests (test/node/bundle-budget.test.ts), not benchmarks.
  */
-import { build } from 'esbuild';
-import { gzipSync } from 'node:zlib';
 import { ConsultClient } from '../src/client/index.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
+import { timeToTypeable } from './time-to-typeable.js';
 
 async function measure(label: string, run: () => Promise<unknown>, iterations: number): Promise<number> {
   for (let i = 0; i < Math.min(50, iterations); i++) await run(); // warm-up
@@ -71,27 +71,4 @@ console.log(`  1,000 / 10 consultations: ${ratio(big, small)} (100× would be li
 sandbox.close();
 await server.close();
 
-console.log('Browser bundle (esbuild, minified, gzip -9)');
-const bundle = await build({
-  entryPoints: ['src/define.ts'],
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  minify: true,
-  write: false,
-  outdir: 'bench-out',
-  conditions: ['browser', 'production'],
-  logLevel: 'silent',
-});
-const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).byteLength / 1024;
-const entry = bundle.outputFiles.find((f) => f.path.endsWith('define.js'));
-const lazy = bundle.outputFiles.filter((f) => f !== entry && f.path.endsWith('.js'));
-const initialKiB = entry ? gzip(entry.contents) : 0;
-const lazyKiB = lazy.reduce((sum, f) => sum + gzip(f.contents), 0);
-console.log(
-  `  first paint (Lit, client, five elements, six languages)  ${initialKiB.toFixed(1).padStart(7)} KiB`,
-);
-console.log(
-  `  loaded with the first answer (marked, DOMPurify)          ${lazyKiB.toFixed(1).padStart(7)} KiB`,
-);
-console.log(`  lazy / first paint: ${ratio(lazyKiB, initialKiB)}`);
+await timeToTypeable();
