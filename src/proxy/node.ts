@@ -2,6 +2,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
+import { closeWhenBodyUnread } from '../server/node-connection.js';
 import type { AddressInfo } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import { createProxy, type ConsultProxy } from './proxy.js';
@@ -36,7 +37,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
   await options.extend?.(app);
   return new Promise((resolve, reject) => {
     const server: ServerType = serve(
-      { fetch: app.fetch, port: options.port ?? 8787, hostname },
+      { fetch: closeWhenBodyUnread(app.fetch), port: options.port ?? 8787, hostname },
       (info: AddressInfo) => {
         resolve({
           url: `http://${hostname}:${info.port}`,

@@ -1,6 +1,7 @@
 /** Runs the sandbox as a Node HTTP server on loopback. */
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { closeWhenBodyUnread } from '../server/node-connection.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';
 
 export interface SandboxServer {
@@ -23,7 +24,7 @@ export function startSandboxServer(options: SandboxServerOptions = {}): Promise<
   return new Promise((resolve, reject) => {
     let server: ServerType | undefined = undefined;
     server = serve(
-      { fetch: sandbox.app.fetch, port: options.port ?? 8788, hostname },
+      { fetch: closeWhenBodyUnread(sandbox.app.fetch), port: options.port ?? 8788, hostname },
       (info: AddressInfo) => {
         const url = `http://${hostname}:${info.port}`;
         resolve({
