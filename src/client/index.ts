@@ -14,3 +14,4 @@ export { canRetry, newIdempotencyKey } from './retry.js';
 export type { RetryOptions } from './retry.js';
 export type { TokenGrant, TokenProvider } from './auth.js';
 export * from './types.js';
+export * from './browser-types.js';

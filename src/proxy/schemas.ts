@@ -11,6 +11,7 @@ import {
   QuestionText,
 } from '../server/schemas.js';
 import { MAX_QUESTIONS_PER_CONSULTATION } from '../client/types.js';
+import type * as browser from '../client/browser-types.js';
 
 /** Ids in paths and bodies: opaque, but never `..`, slashes or anything a URL would reinterpret. */
 export const IdParam = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'is not a valid id');
@@ -87,3 +88,17 @@ export const BrowserEvent = z.object({
   consultationId: z.string(),
   status: z.string(),
 });
+
+// One contract between proxy and browser: the views above produce exactly the browser's wire types
+// (src/client/browser-types.ts), field for field, so neither can drift without tsc saying so.
+type Exactly<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<T extends true> = T;
+export type _ViewsAreTheBrowserContract = [
+  Assert<Exactly<z.output<typeof MemberView>, browser.MemberView>>,
+  Assert<Exactly<z.output<typeof SubscriptionView>, browser.SubscriptionView>>,
+  Assert<Exactly<z.output<typeof ConsultationView>, browser.ConsultationView>>,
+  Assert<Exactly<z.output<typeof ConversationView>, browser.ConversationView>>,
+  Assert<Exactly<z.output<typeof ReplyView>, browser.ReplyView>>,
+  Assert<Exactly<z.output<typeof PrescriptionView>, browser.PrescriptionView>>,
+  Assert<Exactly<z.output<typeof BrowserEvent>, browser.ConsultationEvent>>,
+];

@@ -2,7 +2,8 @@ import { initialState, Task, TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { MAX_QUESTIONS_PER_CONSULTATION, type Consultation } from '../../client/types.js';
+import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
+import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { SessionElement } from '../shared/consult-element.js';
 import { isOlder } from '../shared/consultations.js';
@@ -14,7 +15,7 @@ import { statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './case-history.styles.js';
 
 /** Cases a professional may still answer: these are polled while the live stream is down. */
-const isActive = (c: Consultation) => c.status === 'open' || c.status === 'claimed';
+const isActive = (c: ConsultationView) => c.status === 'open' || c.status === 'claimed';
 /** At most this many cases are re-read per poll, the newest first. */
 const MAX_POLLED = 20;
 
@@ -22,7 +23,8 @@ const time = (iso: string) => {
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? -Infinity : ms;
 };
-const newestFirst = (list: Consultation[]) => [...list].sort((a, b) => time(b.createdAt) - time(a.createdAt));
+const newestFirst = (list: ConsultationView[]) =>
+  [...list].sort((a, b) => time(b.createdAt) - time(a.createdAt));
 
 /**
  * @summary The member's consultations, newest first, with status, date and questions used.
@@ -60,7 +62,7 @@ export class CaseHistory extends SessionElement {
   /** How many rows are rendered at a time; the next ones follow on scrolling or "Show more". */
   @property({ attribute: 'chunk-size', type: Number }) chunkSize = 50;
 
-  @state() private consultations: Consultation[] = [];
+  @state() private consultations: ConsultationView[] = [];
   @state() private shown = 0;
   @state() private activeIndex = 0;
   @state() private announcement = '';
@@ -115,7 +117,7 @@ export class CaseHistory extends SessionElement {
     interval: () => this.pollInterval,
   });
 
-  #openedWith?: Consultation;
+  #openedWith?: ConsultationView;
   #returnTo?: string;
   /** The opened consultation's thread, kept while the same one stays open. */
   #thread?: { id: string; element: ConsultThread };
@@ -178,7 +180,7 @@ export class CaseHistory extends SessionElement {
   }
 
   /** Puts a newer record of a consultation into the list, or adds a new one. */
-  #upsert(next: Consultation, announce: boolean): void {
+  #upsert(next: ConsultationView, announce: boolean): void {
     const list = this.consultations;
     const index = list.findIndex((c) => c.consultationId === next.consultationId);
     const previous = list[index];
@@ -288,7 +290,7 @@ export class CaseHistory extends SessionElement {
     if (index >= 0 && index !== this.activeIndex) this.activeIndex = index;
   };
 
-  #open(consultation: Consultation): void {
+  #open(consultation: ConsultationView): void {
     this.#openedWith = consultation;
     this.#returnTo = consultation.consultationId;
     this.selected = consultation.consultationId;
@@ -331,7 +333,7 @@ export class CaseHistory extends SessionElement {
   }
 
   /** The thread of `id`, under the name ConsultThread is registered as (see `dependencies`). */
-  #threadFor(id: string, given: Consultation | undefined): ConsultThread {
+  #threadFor(id: string, given: ConsultationView | undefined): ConsultThread {
     if (this.#thread?.id !== id) {
       const element = CaseHistory.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
       element.addEventListener('consult-followup', this.#onThreadChange);

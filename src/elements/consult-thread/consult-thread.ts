@@ -3,11 +3,11 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import { ApiError } from '../../client/errors.js';
+import type { ConsultationView } from '../../client/browser-types.js';
 import { newIdempotencyKey } from '../../client/index.js';
 import {
   MAX_QUESTION_LENGTH,
   MAX_QUESTIONS_PER_CONSULTATION,
-  type Consultation,
   type Professional,
   type QuestionItem,
 } from '../../client/types.js';
@@ -53,7 +53,7 @@ function fileName(url: URL): string {
   }
 }
 
-const isWaiting = (c: Consultation | undefined): boolean =>
+const isWaiting = (c: ConsultationView | undefined): boolean =>
   !!c && (c.status === 'open' || c.status === 'claimed') && c.questions.some((q) => q.answer === undefined);
 
 /**
@@ -85,7 +85,7 @@ export class ConsultThread extends SessionElement {
   @property({ attribute: 'consultation-id' }) consultationId?: string;
 
   /** The consultation itself, when the page has it already; skips the first request. */
-  @property({ attribute: false }) consultation?: Consultation;
+  @property({ attribute: false }) consultation?: ConsultationView;
 
   /** Milliseconds between checks for an answer while the live stream is down. */
   @property({ attribute: 'poll-interval', type: Number }) pollInterval = 30_000;
@@ -174,7 +174,7 @@ export class ConsultThread extends SessionElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    const before = changed.get('consultation') as Consultation | undefined;
+    const before = changed.get('consultation') as ConsultationView | undefined;
     if (
       before &&
       this.consultation?.consultationId === before.consultationId &&
@@ -217,7 +217,7 @@ export class ConsultThread extends SessionElement {
   }
 
   /** Shows a newer record of the consultation, and tells the member what changed. */
-  #apply(next: Consultation): void {
+  #apply(next: ConsultationView): void {
     const previous =
       this.consultation?.consultationId === next.consultationId ? this.consultation : undefined;
     // A slow poll must not take back a question the member has just asked.
@@ -330,7 +330,7 @@ export class ConsultThread extends SessionElement {
   };
 
   /** Why no more questions can be asked, or undefined while the box is open. */
-  #closedReason(c: Consultation): string | undefined {
+  #closedReason(c: ConsultationView): string | undefined {
     const { localize } = this;
     if (c.status === 'canceled') return localize.t('canceledReason');
     if (c.status === 'closed' || this.sendProblem === 'closed') return localize.t('closedReason');
@@ -369,7 +369,7 @@ export class ConsultThread extends SessionElement {
     return html`<p part="notice" class="notice">${localize.t('none')}</p>`;
   }
 
-  #renderConsultation(c: Consultation): TemplateResult {
+  #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
     return html`<div class="header">
         ${statusBadge(c.status, localize.language)}
@@ -387,7 +387,7 @@ export class ConsultThread extends SessionElement {
       ${this.#renderFollowup(c)}`;
   }
 
-  #renderItem(c: Consultation, item: QuestionItem, index: number): TemplateResult {
+  #renderItem(c: ConsultationView, item: QuestionItem, index: number): TemplateResult {
     const { localize } = this;
     const waiting =
       c.status === 'canceled' || c.status === 'closed'
@@ -470,7 +470,7 @@ export class ConsultThread extends SessionElement {
     </div>`;
   }
 
-  #renderFollowup(c: Consultation): TemplateResult {
+  #renderFollowup(c: ConsultationView): TemplateResult {
     const { localize } = this;
     const used = html`<p id="followup-count" class="count">
       ${localize.t('used', { used: c.questions.length, max: MAX_QUESTIONS_PER_CONSULTATION })}

@@ -11,27 +11,20 @@ import { createContext } from '@lit/context';
 import { createParser } from 'eventsource-parser';
 import { ConsultClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
-import type { Consultation, ConsultationStatus, UserStatus } from '../../client/types.js';
+import { expiryTime } from '../../client/auth.js';
+import {
+  asBrowserClient,
+  type BrowserClient,
+  type ConsultationEvent,
+  type ConsultationView,
+  type MemberView,
+  type SessionGrant,
+} from '../../client/browser-types.js';
 import { clearDrafts, clearDraftsExcept } from './drafts.js';
 
+export type { SessionGrant };
 /** The member as the proxy describes them. */
-export interface SessionUser {
-  id: string;
-  uniqueId?: string;
-  firstName?: string;
-  lastName?: string;
-  language: string;
-  physicianCountry?: string;
-  userStatus?: UserStatus;
-}
-
-/** What `POST {endpoint}/session` answers, and what a host's `signIn` returns. */
-export interface SessionGrant {
-  token: string;
-  /** Epoch milliseconds, ISO date or Date. */
-  expiresAt: number | string | Date;
-  user: SessionUser;
-}
+export type SessionUser = MemberView;
 
 export type SessionStatus = 'idle' | 'signing-in' | 'ready' | 'expired' | 'error';
 
@@ -49,7 +42,7 @@ export interface SessionOptions {
 /** A consultation changed upstream; `consultation` is the re-read record. */
 export interface ConsultationUpdate {
   type: string;
-  consultation: Consultation;
+  consultation: ConsultationView;
 }
 
 /** A grant, with its expiry in ms and whether it was fetched because the proxy refused the one before. */
@@ -57,9 +50,6 @@ type Grant = SessionGrant & { expiresAtMs: number; afterRefusal: boolean };
 
 /** A sign-in that hangs ends as an error with a retry, not as a spinner that never stops. */
 const SIGN_IN_TIMEOUT_MS = 15_000;
-
-const expiresAtMs = (value: SessionGrant['expiresAt']): number =>
-  value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
 
 export class SessionManager extends EventTarget {
   static readonly #byEndpoint = new Map<string, SessionManager>();
@@ -92,8 +82,8 @@ export class SessionManager extends EventTarget {
   }
 
   /** The typed client, calling the proxy with this session's token. */
-  get client(): ConsultClient {
-    return this.#client;
+  get client(): BrowserClient {
+    return asBrowserClient(this.#client);
   }
 
   #client: ConsultClient;
@@ -197,7 +187,7 @@ export class SessionManager extends EventTarget {
    * A consultation an element of this session has just created: every other element of the
    * session lists it at once, before (and without) any live event.
    */
-  announce(consultation: Consultation): void {
+  announce(consultation: ConsultationView): void {
     this.dispatchEvent(
       new CustomEvent<ConsultationUpdate>('consultation', { detail: { type: 'created', consultation } }),
     );
@@ -230,7 +220,7 @@ export class SessionManager extends EventTarget {
         const grant = this.#options.signIn ? await this.#options.signIn() : await this.#requestSession();
         const withExpiry: Grant = {
           ...grant,
-          expiresAtMs: expiresAtMs(grant.expiresAt),
+          expiresAtMs: expiryTime(grant.expiresAt),
           afterRefusal: this.#refused !== undefined,
         };
         this.#refused = undefined;
@@ -365,7 +355,7 @@ export class SessionManager extends EventTarget {
 
   /** An event is a hint: the consultation is re-read, never taken from the event. */
   async #refresh(data: string): Promise<void> {
-    let hint: { type?: string; consultationId?: string; status?: ConsultationStatus };
+    let hint: Partial<ConsultationEvent>;
     try {
       hint = JSON.parse(data) as typeof hint;
     } catch {

@@ -1,0 +1,110 @@
+/**
+ * The browser surface: what the partner's proxy sends a member's browser, and nothing more. The
+ * proxy's views are projections of the upstream types (fields the elements do not need never reach
+ * a browser), so a browser must not be promised the upstream types. `src/proxy/schemas.ts` proves
+ * at compile time that the proxy's zod schemas produce exactly these types.
+ */
+import type { ConsultClient, RequestOptions } from './client.js';
+import type {
+  AddFollowUpRequest,
+  Consultation,
+  CreateConsultationRequest,
+  CreatePrescriptionRequest,
+  NavigatorConversation,
+  NavigatorReply,
+  SendNavigatorMessageRequest,
+  UserStatus,
+} from './types.js';
+
+/** The signed-in member, as `POST {base}/session` and `GET {base}/user/{me}` describe them. */
+export interface MemberView {
+  id: string;
+  uniqueId?: string;
+  firstName?: string;
+  lastName?: string;
+  /** ISO 639-1; the elements' language when nothing nearer sets one. */
+  language: string;
+  physicianCountry?: string;
+  userStatus?: UserStatus;
+}
+
+/** What `POST {base}/session` answers, and what a host's `tokenProvider` returns. */
+export interface SessionGrant {
+  token: string;
+  /** ISO date from the proxy; a host's own provider may also give epoch milliseconds or a Date. */
+  expiresAt: number | string | Date;
+  user: MemberView;
+}
+
+/** One of the member's subscriptions. */
+export interface SubscriptionView {
+  subscriptionId: string;
+  userId: string;
+  /** 1 while now is between start and end and it is not canceled. */
+  active: 0 | 1;
+  startSubscription: string;
+  endSubscription: string;
+  canceledAt?: string;
+  renewFrom?: string;
+}
+
+/** A consultation with its questions, answers and professionals: passed through as the upstream sends it. */
+export type ConsultationView = Consultation;
+export type ConversationView = NavigatorConversation;
+export type ReplyView = NavigatorReply;
+
+/** A prescription request, without the indication survey the member sent. */
+export interface PrescriptionView {
+  prescriptionId: string;
+  userId: string;
+  /** `received`, `inReview`, `approved` or `declined` today; a newer upstream may add others. */
+  status: string;
+  createdAt: string;
+}
+
+/** The data of a `consultation` event on `GET {base}/events`: a hint to re-read, never the record. */
+export interface ConsultationEvent {
+  type: string;
+  consultationId: string;
+  status: string;
+}
+
+/**
+ * The typed client as a browser sees it through the proxy: the operations the proxy forwards, each
+ * answering the proxy's view. It is the same `ConsultClient`, typed for what really arrives.
+ */
+export interface BrowserClient {
+  getUser(userId: string, options?: RequestOptions): Promise<MemberView>;
+  getUserSubscriptions(userId: string, options?: RequestOptions): Promise<SubscriptionView[]>;
+  getSubscription(
+    userId: string,
+    subscriptionId: string,
+    options?: RequestOptions,
+  ): Promise<SubscriptionView>;
+  getSubscriptionHistory(
+    userId: string,
+    subscriptionId: string,
+    options?: RequestOptions,
+  ): Promise<SubscriptionView[]>;
+  createConsultation(body: CreateConsultationRequest, options?: RequestOptions): Promise<ConsultationView>;
+  getConsultation(consultationId: string, options?: RequestOptions): Promise<ConsultationView>;
+  addConsultationFollowUp(
+    consultationId: string,
+    body: AddFollowUpRequest,
+    options?: RequestOptions,
+  ): Promise<ConsultationView>;
+  getCaseHistory(userId: string, options?: RequestOptions): Promise<ConsultationView[]>;
+  startNavigatorConversation(
+    userId: string,
+    body?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<ConversationView>;
+  sendNavigatorMessage(body: SendNavigatorMessageRequest, options?: RequestOptions): Promise<ReplyView>;
+  createPrescriptionRequest(
+    body: CreatePrescriptionRequest,
+    options?: RequestOptions,
+  ): Promise<PrescriptionView>;
+}
+
+/** The browser's view of a client that talks to the proxy (checked: every upstream answer holds the view). */
+export const asBrowserClient = (client: ConsultClient): BrowserClient => client;
