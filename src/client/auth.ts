@@ -79,6 +79,16 @@ export class TokenManager {
     }
   }
 
+  /**
+   * Forgets the cached token: the next call asks the provider again. A provider call already in
+   * flight still answers the calls waiting for it, but is not cached; a member who signs out or is
+   * replaced leaves no token behind.
+   */
+  clear(): void {
+    this.#current = undefined;
+    this.#flight = undefined;
+  }
+
   /** Forgets `token` after the server refused it, unless it has already been replaced by a newer one. */
   invalidate(token: string): void {
     if (this.#current?.token === token) this.#current = undefined;

@@ -225,6 +225,11 @@ export class ConsultClient {
     }
   }
 
+  /** Forgets the cached token and any token request in flight; the next call asks for a new one. */
+  clearToken(): void {
+    this.#tokens?.clear();
+  }
+
   /** Operation 1: exchange an API key for an access token (sent without Authorization). */
   createAccessToken(body: CreateAccessTokenRequest, options?: RequestOptions): Promise<AccessToken> {
     return this.#request('createAccessToken', { body }, options);

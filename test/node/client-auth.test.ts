@@ -138,6 +138,27 @@ describe('token provider', () => {
   });
 });
 
+describe('clearToken()', () => {
+  it('forgets the cached token: the next call asks the provider for a new one', async () => {
+    const { client, signals, tokensSent } = setup();
+    await client.getUser('u1');
+    client.clearToken();
+    await client.getUser('u1');
+    assert.equal(signals.length, 2);
+    assert.deepEqual(tokensSent(), ['Bearer tok-1', 'Bearer tok-2']);
+  });
+
+  it('does not cache a token that was on its way when cleared, but still answers the call waiting for it', async () => {
+    const { client, signals, tokensSent } = setup();
+    const waiting = client.getUser('u1');
+    client.clearToken();
+    await waiting;
+    await client.getUser('u1');
+    assert.equal(signals.length, 2);
+    assert.deepEqual(tokensSent(), ['Bearer tok-1', 'Bearer tok-2']);
+  });
+});
+
 describe('aborting while waiting for a token', () => {
   function hangingProvider() {
     const signals: (AbortSignal | undefined)[] = [];

@@ -8,7 +8,6 @@
  * client), one retry on 401, then `expired` and no loop. The token lives only in memory.
  */
 import { createContext } from '@lit/context';
-import { createParser } from 'eventsource-parser';
 import { ConsultClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
 import { expiryTime } from '../../client/auth.js';
@@ -21,6 +20,7 @@ import {
   type SessionGrant,
 } from '../../client/browser-types.js';
 import { clearDrafts, clearDraftsExcept } from './drafts.js';
+import { EventStream } from './event-stream.js';
 
 export type { SessionGrant };
 /** The member as the proxy describes them. */
@@ -73,7 +73,26 @@ export class SessionManager extends EventTarget {
   #handedOut: string | undefined;
   #signingIn: Promise<Grant> | undefined;
   #listeners = 0;
-  #stream: AbortController | undefined;
+  readonly #stream = new EventStream({
+    url: () => `${this.#options.endpoint.replace(/\/$/, '')}/events`,
+    token: async () => {
+      await this.ready();
+      if (!this.#grant) throw new Error('no session');
+      return this.#grant.token;
+    },
+    fetch: (url, init) => this.#fetch(url, init),
+    // A refused token: the next round signs in again once; a fresh token refused too has ended
+    // the session (see #fetch), and the stream stops.
+    refused: () => {
+      this.#grant = undefined;
+      return this.status !== 'expired';
+    },
+    onEvent: (name, data) => {
+      if (name === 'consultation') return this.#refresh(data);
+      if (name === 'session-expired') void this.#signIn().catch(() => undefined);
+    },
+    onLive: (live) => this.#setLive(live),
+  });
 
   constructor(options: SessionOptions) {
     super();
@@ -86,7 +105,7 @@ export class SessionManager extends EventTarget {
     return asBrowserClient(this.#client);
   }
 
-  #client: ConsultClient;
+  readonly #client: ConsultClient;
 
   #createClient(): ConsultClient {
     return new ConsultClient({
@@ -130,12 +149,12 @@ export class SessionManager extends EventTarget {
     this.#grant = undefined;
     this.#handedOut = undefined;
     this.#refused = undefined;
-    this.#client = this.#createClient();
+    this.#client.clearToken();
   }
 
   #end(reason: 'signed-out' | 'refused'): void {
     this.#forgetToken();
-    this.#stream?.abort();
+    this.#stream.stop();
     this.#setStatus('expired', reason);
   }
 
@@ -176,10 +195,10 @@ export class SessionManager extends EventTarget {
   subscribe(listener: (update: ConsultationUpdate) => void): () => void {
     const handler = (event: Event) => listener((event as CustomEvent<ConsultationUpdate>).detail);
     this.addEventListener('consultation', handler);
-    if (++this.#listeners === 1) void this.#runStream();
+    if (++this.#listeners === 1) this.#stream.start();
     return () => {
       this.removeEventListener('consultation', handler);
-      if (--this.#listeners === 0) this.#stream?.abort();
+      if (--this.#listeners === 0) this.#stream.stop();
     };
   }
 
@@ -225,11 +244,13 @@ export class SessionManager extends EventTarget {
         };
         this.#refused = undefined;
         // Another member now: nothing of the previous one's may remain, in the client or in storage.
-        if (this.user && this.user.id !== grant.user.id) this.#client = this.#createClient();
+        if (this.user && this.user.id !== grant.user.id) this.#client.clearToken();
         clearDraftsExcept(grant.user.id);
         this.#grant = withExpiry;
         this.user = grant.user;
         this.#setStatus('ready');
+        // Signed in again after the session ended: the stream comes back for whoever still listens.
+        if (this.#listeners > 0) this.#stream.start();
         return withExpiry;
       } catch (error) {
         // A host's own tokenProvider may throw its own error with `status: 401`: that ends the session too.
@@ -294,63 +315,6 @@ export class SessionManager extends EventTarget {
     if (this.live === live) return;
     this.live = live;
     this.dispatchEvent(new CustomEvent('live', { detail: { live } }));
-  }
-
-  /** Keeps the event stream open while there are listeners, reconnecting with backoff. */
-  async #runStream(): Promise<void> {
-    let failures = 0;
-    while (this.#listeners > 0) {
-      const controller = (this.#stream = new AbortController());
-      try {
-        await this.ready();
-        const grant = this.#grant;
-        if (!grant) throw new Error('no session');
-        const response = await this.#fetch(`${this.#options.endpoint.replace(/\/$/, '')}/events`, {
-          headers: { authorization: `Bearer ${grant.token}`, accept: 'text/event-stream' },
-          signal: controller.signal,
-        });
-        if (response.status === 401) {
-          // The token expired between calls: the next round signs in again once; a fresh token
-          // refused too has ended the session (see #fetch), and the loop stops.
-          this.#grant = undefined;
-          if (this.status === 'expired') break;
-          continue;
-        }
-        if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
-        failures = 0;
-        this.#setLive(true);
-        await this.#read(response.body, controller.signal);
-      } catch {
-        if (controller.signal.aborted && this.#listeners === 0) break;
-        if (this.status === 'expired') break;
-        failures++;
-      } finally {
-        this.#setLive(false);
-      }
-      if (this.#listeners === 0) break;
-      // Backoff: 1 s, 2 s, 4 s … up to 30 s, with jitter.
-      const wait = Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1)) * (0.5 + Math.random() / 2);
-      await new Promise((resolve) => setTimeout(resolve, failures === 0 ? 0 : wait));
-    }
-  }
-
-  async #read(body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<void> {
-    const pending: Promise<void>[] = [];
-    const parser = createParser({
-      onEvent: (event) => {
-        if (event.event === 'consultation') pending.push(this.#refresh(event.data));
-        if (event.event === 'session-expired') void this.#signIn().catch(() => undefined);
-      },
-    });
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined));
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-    await Promise.allSettled(pending);
   }
 
   /** An event is a hint: the consultation is re-read, never taken from the event. */

@@ -1,0 +1,92 @@
+/**
+ * The member's live event stream, `GET {endpoint}/events`: a fetch stream with the Authorization
+ * header (never a token in a URL), parsed by eventsource-parser, reopened after a drop with the
+ * client's jittered exponential backoff. The session owns one and opens it while anyone listens.
+ */
+import { createParser } from 'eventsource-parser';
+import { backoffDelay } from '../../client/retry.js';
+
+export interface EventStreamOptions {
+  /** The stream's URL. */
+  url(): string;
+  /** A token to open it with; rejects when there is no session to be had. */
+  token(): Promise<string>;
+  fetch(url: string, init: RequestInit): Promise<Response>;
+  /** The proxy refused the token: answers whether to try again (with a new one) or stop. */
+  refused(): boolean;
+  /** An event arrived; the returned promise settles when the event has been handled. */
+  onEvent(name: string, data: string): Promise<void> | void;
+  /** The stream opened or closed. */
+  onLive(live: boolean): void;
+}
+
+/** Reconnects wait between 0 and 1 s, 2 s, 4 s … up to 30 s. */
+const BACKOFF = { baseDelayMs: 1000, maxDelayMs: 30_000 };
+
+export class EventStream {
+  readonly #options: EventStreamOptions;
+  #running?: AbortController;
+
+  constructor(options: EventStreamOptions) {
+    this.#options = options;
+  }
+
+  /** Opens the stream and keeps it open until `stop()`. */
+  start(): void {
+    if (this.#running) return;
+    const running = (this.#running = new AbortController());
+    void this.#run(running.signal);
+  }
+
+  /** Closes the stream; no reconnect follows. */
+  stop(): void {
+    this.#running?.abort();
+    this.#running = undefined;
+  }
+
+  async #run(stopped: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!stopped.aborted) {
+      try {
+        const token = await this.#options.token();
+        stopped.throwIfAborted();
+        const response = await this.#options.fetch(this.#options.url(), {
+          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+          signal: stopped,
+        });
+        if (response.status === 401) {
+          // The token expired between calls: try once more with a new one, unless the session has ended.
+          if (!this.#options.refused()) break;
+          continue;
+        }
+        if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
+        failures = 0;
+        this.#options.onLive(true);
+        await this.#read(response.body, stopped);
+      } catch {
+        if (stopped.aborted) break;
+        failures++;
+      } finally {
+        this.#options.onLive(false);
+      }
+      if (failures > 0)
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures - 1, BACKOFF, Math.random)));
+    }
+  }
+
+  async #read(body: ReadableStream<Uint8Array>, stopped: AbortSignal): Promise<void> {
+    const pending: (Promise<void> | void)[] = [];
+    const parser = createParser({
+      onEvent: (event) => pending.push(this.#options.onEvent(event.event ?? 'message', event.data)),
+    });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    stopped.addEventListener('abort', () => void reader.cancel().catch(() => undefined));
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+    await Promise.allSettled(pending);
+  }
+}

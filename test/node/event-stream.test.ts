@@ -1,0 +1,115 @@
+/**
+ * The session's live event stream against a real server-sent-events server on loopback: it sends
+ * the token in the Authorization header, hands over each event, reopens after the server drops
+ * it, asks for a new token after a 401, and stops for good on stop().
+ */
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { EventStream } from '../../src/elements/shared/event-stream.js';
+import { eventually } from './support/proxy.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, attempt: number) => void;
+
+describe('the live event stream', () => {
+  let server: Server;
+  let url: string;
+  let handler: Handler;
+  let attempts: string[] = [];
+
+  before(async () => {
+    server = createServer((req, res) => {
+      attempts.push(req.headers.authorization ?? '');
+      handler(req, res, attempts.length);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+  });
+
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  function stream(tokens: string[], refused = () => true) {
+    const events: [string, string][] = [];
+    const live: boolean[] = [];
+    let issued = 0;
+    const events$ = new EventStream({
+      url: () => url,
+      token: async () => tokens[Math.min(issued++, tokens.length - 1)]!,
+      fetch: (input, init) => fetch(input, init),
+      refused,
+      onEvent: (name, data) => void events.push([name, data]),
+      onLive: (value) => live.push(value),
+    });
+    return { stream: events$, events, live };
+  }
+
+  const sse = (res: ServerResponse, body: string, end = false) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(body);
+    if (end) res.end();
+  };
+
+  it('sends the token, hands over each event and says when it is live', async () => {
+    attempts = [];
+    handler = (_req, res) => sse(res, 'event: consultation\ndata: {"consultationId":"c1"}\n\n');
+    const { stream: events$, events, live } = stream(['tok-1']);
+    events$.start();
+    await eventually('the event', () => events.length === 1);
+    assert.deepEqual(events, [['consultation', '{"consultationId":"c1"}']]);
+    assert.deepEqual(attempts, ['Bearer tok-1']);
+    assert.deepEqual(live, [true]);
+    events$.stop();
+    await eventually('the stream closes', () => live.at(-1) === false);
+  });
+
+  it('reopens after the server drops it, and loses nothing sent after', async () => {
+    attempts = [];
+    handler = (_req, res, attempt) =>
+      attempt === 1 ? sse(res, ': hello\n\n', true) : sse(res, 'event: consultation\ndata: {"n":2}\n\n');
+    const { stream: events$, events } = stream(['tok-1']);
+    events$.start();
+    await eventually('the event after the reconnect', () => events.length === 1, 5000);
+    assert.equal(attempts.length, 2);
+    events$.stop();
+  });
+
+  it('waits with the backoff after failures instead of hammering the server', async () => {
+    attempts = [];
+    handler = (_req, res) => {
+      res.writeHead(503).end();
+    };
+    const { stream: events$ } = stream(['tok-1']);
+    events$.start();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    events$.stop();
+    // 1 s, then 2 s of backoff at most (full jitter): a handful of attempts, never a tight loop.
+    assert.ok(attempts.length >= 1 && attempts.length <= 5, `${attempts.length} attempts in 1.5 s`);
+  });
+
+  it('asks for a new token after a 401, and stops when the session says so', async () => {
+    attempts = [];
+    handler = (req, res) =>
+      req.headers.authorization === 'Bearer tok-2'
+        ? sse(res, 'event: ready\ndata: {}\n\n')
+        : (res.writeHead(401).end(), undefined);
+    const { stream: events$, events } = stream(['tok-1', 'tok-2']);
+    events$.start();
+    await eventually('the stream with the new token', () => events.length === 1);
+    assert.deepEqual(attempts, ['Bearer tok-1', 'Bearer tok-2']);
+    events$.stop();
+
+    attempts = [];
+    handler = (_req, res) => {
+      res.writeHead(401).end();
+    };
+    const ended = stream(['tok-3'], () => false);
+    ended.stream.start();
+    await eventually('one attempt', () => attempts.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(attempts.length, 1, 'no retry once the session has ended');
+  });
+});
