@@ -18,4 +18,12 @@ export {
   type SessionUser,
 } from './elements/shared/session.js';
 export * from './elements/shared/events.js';
-export { LANGUAGES, type Language } from './elements/shared/localize.js';
+export {
+  LANGUAGES,
+  loadLanguage,
+  registerTranslation,
+  type Language,
+  type Translation,
+  type TranslationOverride,
+} from './elements/shared/localize.js';
+export { VERSION } from './version.js';

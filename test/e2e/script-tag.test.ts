@@ -1,0 +1,104 @@
+/**
+ * The script-tag entry as a partner serves it: the built browser files from a static folder, the
+ * real proxy and sandbox on loopback, a page in Chromium with one script tag. The page loads only
+ * the chunks of the elements it uses and of its language, and the elements work.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { build } from 'vite';
+import { startProxyServer, type ProxyServer } from '../../src/proxy/node.js';
+import { startSandboxServer, type SandboxServer } from '../../src/sandbox/node.js';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+
+const PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Portal</title>
+<script type="module" src="/assets/consult-elements.js"></script></head>
+<body><consult-session endpoint="/consult" lang="de"><consult-form></consult-form></consult-session></body></html>`;
+
+describe('the script-tag entry in Chromium', () => {
+  let outDir: string;
+  let sandbox: SandboxServer;
+  let proxy: ProxyServer;
+  let browser: Browser;
+
+  before(async () => {
+    outDir = mkdtempSync(join(tmpdir(), 'consult-script-tag-'));
+    await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
+    sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
+    proxy = await startProxyServer({
+      upstreamUrl: sandbox.url,
+      apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
+      sessionSecret: 'script-tag-session-secret-0123456789abcdef0123456789',
+      authenticate: async () => ({ uniqueId: 'alex' }),
+      port: 0,
+      logger: () => undefined,
+      extend: (app) => {
+        app.get('/assets/*', async (c) => {
+          const file = c.req.path.slice('/assets/'.length);
+          if (!/^[\w-]+(\/[\w.-]+)*\.js$/.test(file)) return c.notFound();
+          const body = await readFile(join(outDir, file)).catch(() => undefined);
+          return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
+        });
+        app.get('/portal', (c) => c.html(PAGE));
+      },
+    });
+    browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await proxy?.close();
+    await sandbox?.close();
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('loads the elements on the page and their language only, and the form works', async () => {
+    const page = await browser.newPage();
+    const scripts: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${proxy.url}/portal`);
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('consult-form')
+          ?.shadowRoot?.querySelector('[part~=submit-button]')
+          ?.getAttribute('aria-disabled') === 'false',
+      null,
+      { timeout: 15_000 },
+    );
+    const text = await page.evaluate(
+      () => document.querySelector('consult-form')!.shadowRoot!.textContent ?? '',
+    );
+    assert.match(text, /Ihre Frage/, 'the form speaks the German its session was given');
+    assert.deepEqual(errors, []);
+
+    // Chunk names without their content hash: `chunks/core-B9x5uO3P.js` is `core`.
+    const names = scripts.map((path) =>
+      path.endsWith('/consult-elements.js')
+        ? 'consult-elements.js'
+        : path.replace(/^.*\/chunks\/(.+)-[\w-]{8}\.js$/, '$1'),
+    );
+    for (const expected of [
+      'consult-elements.js',
+      'core',
+      'strings',
+      'consult-session',
+      'consult-form',
+      'de',
+    ]) {
+      assert.ok(names.includes(expected), `${expected} was loaded: ${names.join(', ')}`);
+    }
+    for (const unused of ['case-history', 'navigator-chat', 'fr', 'ar', 'es', 'nl']) {
+      assert.ok(!names.includes(unused), `${unused} was not loaded: ${names.join(', ')}`);
+    }
+    await page.close();
+  });
+});
