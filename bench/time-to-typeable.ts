@@ -1,17 +1,11 @@
 /**
  * Time to typeable: how long after navigation a member can type into `<consult-form>`, against the
- * same page with a plain `<textarea>` instead of the elements. The built browser files, the real
- * proxy and the sandbox run on loopback; Chromium loads each page 12 times, interleaved.
+ * same page with a plain `<textarea>` instead of the elements, on the portal of
+ * scripts/script-tag-portal.ts; Chromium loads each page 12 times, interleaved.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { build } from 'vite';
-import { startProxyServer } from '../src/proxy/node.js';
-import { startSandboxServer } from '../src/sandbox/node.js';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
+import { startScriptTagPortal } from '../scripts/script-tag-portal.js';
 
 const RUNS = 12;
 
@@ -38,28 +32,9 @@ const typeableAt = () => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 export async function timeToTypeable(): Promise<void> {
-  const outDir = mkdtempSync(join(tmpdir(), 'consult-bench-'));
-  await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
-  const sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
-  const proxy = await startProxyServer({
-    upstreamUrl: sandbox.url,
-    apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
-    sessionSecret: 'bench-session-secret-0123456789abcdef0123456789abcdef',
-    // The bench's member is always signed in, as on a portal page after sign-in.
-    authenticate: async () => ({ uniqueId: 'alex' }),
-    port: 0,
-    logger: () => undefined,
-    extend: (app) => {
-      // The built files, as a static host serves them.
-      app.get('/assets/*', async (c) => {
-        const file = c.req.path.slice('/assets/'.length);
-        if (!/^[\w-]+(\/[\w.-]+)*\.js$/.test(file)) return c.notFound();
-        const body = await readFile(join(outDir, file)).catch(() => undefined);
-        return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
-      });
-      app.get('/with-elements', (c) => c.html(WITH_ELEMENTS));
-      app.get('/without-elements', (c) => c.html(WITHOUT_ELEMENTS));
-    },
+  const portal = await startScriptTagPortal({
+    '/with-elements': WITH_ELEMENTS,
+    '/without-elements': WITHOUT_ELEMENTS,
   });
   const browser = await chromium.launch({
     executablePath: findChromium(),
@@ -73,7 +48,7 @@ export async function timeToTypeable(): Promise<void> {
         // A fresh context each time: nothing cached, as on a member's first visit.
         const context = await browser.newContext();
         const tab = await context.newPage();
-        await tab.goto(`${proxy.url}/${kind}-elements`);
+        await tab.goto(`${portal.url}/${kind}-elements`);
         const handle = await tab.waitForFunction(typeableAt, null, { polling: 'raf', timeout: 15_000 });
         times[kind].push((await handle.jsonValue()) as number);
         await context.close();
@@ -91,8 +66,6 @@ export async function timeToTypeable(): Promise<void> {
     console.log(`  consult-form / plain textarea: ${(withElements / without).toFixed(2)}×`);
   } finally {
     await browser.close();
-    await proxy.close();
-    await sandbox.close();
-    rmSync(outDir, { recursive: true, force: true });
+    await portal.close();
   }
 }

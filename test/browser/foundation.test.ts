@@ -12,6 +12,7 @@ import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
 import { ConsultElement } from '../../src/elements/shared/consult-element.js';
 import { registerTranslation } from '../../src/elements/shared/localize.js';
+import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText } from './support/backend.js';
 
 ConsultSession.define('consult-session');
@@ -179,6 +180,24 @@ describe('the elements’ shared base', () => {
       await element.updateComplete;
       const thread = $(element, `${ConsultElement.tagOf(ConsultThread, 'consult-thread')}`);
       expect(thread).to.be.instanceOf(ConsultThread);
+    });
+  });
+
+  describe('when elements load in any order', () => {
+    it('an element defined before its <consult-session> gets the session once that is defined', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      const wrapper = await fixture<HTMLElement>(
+        html`<late-session .fetch=${backend.fetch} .tokenProvider=${backend.signInAs('alex')}
+          ><case-history></case-history
+        ></late-session>`,
+      );
+      const history = wrapper.querySelector('case-history')!;
+      await history.updateComplete;
+      // The session element's code arrives last, as a chunk may.
+      ConsultSession.define('late-session');
+      await listed(history);
+      expect(history.activeSession).to.equal((wrapper as ConsultSession).manager);
     });
   });
 

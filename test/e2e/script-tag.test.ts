@@ -4,56 +4,27 @@
  * the chunks of the elements it uses and of its language, and the elements work.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { build } from 'vite';
-import { startProxyServer, type ProxyServer } from '../../src/proxy/node.js';
-import { startSandboxServer, type SandboxServer } from '../../src/sandbox/node.js';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
 
 const PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Portal</title>
 <script type="module" src="/assets/consult-elements.js"></script></head>
 <body><consult-session endpoint="/consult" lang="de"><consult-form></consult-form></consult-session></body></html>`;
 
 describe('the script-tag entry in Chromium', () => {
-  let outDir: string;
-  let sandbox: SandboxServer;
-  let proxy: ProxyServer;
+  let portal: ScriptTagPortal;
   let browser: Browser;
 
   before(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'consult-script-tag-'));
-    await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
-    sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
-    proxy = await startProxyServer({
-      upstreamUrl: sandbox.url,
-      apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
-      sessionSecret: 'script-tag-session-secret-0123456789abcdef0123456789',
-      authenticate: async () => ({ uniqueId: 'alex' }),
-      port: 0,
-      logger: () => undefined,
-      extend: (app) => {
-        app.get('/assets/*', async (c) => {
-          const file = c.req.path.slice('/assets/'.length);
-          if (!/^[\w-]+(\/[\w.-]+)*\.js$/.test(file)) return c.notFound();
-          const body = await readFile(join(outDir, file)).catch(() => undefined);
-          return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
-        });
-        app.get('/portal', (c) => c.html(PAGE));
-      },
-    });
+    portal = await startScriptTagPortal({ '/portal': PAGE });
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
 
   after(async () => {
     await browser?.close();
-    await proxy?.close();
-    await sandbox?.close();
-    rmSync(outDir, { recursive: true, force: true });
+    await portal?.close();
   });
 
   it('loads the elements on the page and their language only, and the form works', async () => {
@@ -64,7 +35,7 @@ describe('the script-tag entry in Chromium', () => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
     });
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${proxy.url}/portal`);
+    await page.goto(`${portal.url}/portal`);
     await page.waitForFunction(
       () =>
         document

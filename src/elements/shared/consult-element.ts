@@ -1,4 +1,4 @@
-import { consume } from '@lit/context';
+import { consume, ContextRoot } from '@lit/context';
 import { LitElement, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
@@ -18,6 +18,16 @@ import { hostStyles } from './styles.js';
 export { VERSION };
 
 type ElementClass = typeof ConsultElement;
+
+/**
+ * Elements load one chunk at a time, in no fixed order: a <consult-form> may be defined before the
+ * <consult-session> around it. The context root keeps its request for the session and answers it
+ * once the session element is defined. Attached once per page.
+ */
+if (typeof document !== 'undefined' && !document.documentElement.hasAttribute('data-consult-context-root')) {
+  document.documentElement.setAttribute('data-consult-context-root', '');
+  new ContextRoot().attach(document.documentElement);
+}
 
 /** The name each class was registered under first: how elements find the tags of their dependencies. */
 const registeredNames = new WeakMap<CustomElementConstructor, string>();
@@ -103,7 +113,7 @@ export class ConsultElement extends LitElement implements LocalizedHost {
 
   /**
    * A new element of one of this element's `dependencies`, under the name its class is registered
-   * as. Made with `createElement`, never from markup: a tag name is not HTML (SECURITY.md S12).
+   * as. Made with `createElement`, never from markup: the one HTML sink stays the markdown renderer.
    */
   static createDependency<T extends HTMLElement>(element: ElementClass, fallback: string): T {
     return document.createElement(ConsultElement.tagOf(element, fallback)) as T;

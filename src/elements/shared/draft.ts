@@ -1,6 +1,6 @@
 /**
- * One draft of what the member is typing in one element, so nothing is lost on a reload
- * (SECURITY.md S16). Every element stores its drafts through this controller in the same format:
+ * One draft of what the member is typing in one element, so nothing is lost on a reload.
+ * Every element stores its drafts through this controller in the same format:
  * `{ "v": 1, "value": … }` under the member's namespace in sessionStorage (see drafts.ts). The
  * session clears them on sign-out and when another member signs in.
  */

@@ -1,0 +1,60 @@
+/**
+ * A partner portal as the README describes it, for the end-to-end tests and the benchmarks: the
+ * browser files built by the project's Vite config and served from a static folder, the real proxy
+ * and sandbox on loopback, and pages of the caller's own. The member is always signed in.
+ */
+import type { Hono } from 'hono';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
+import { startSandboxServer, type SandboxServer } from '../src/sandbox/node.js';
+
+export interface ScriptTagPortal {
+  /** The portal's origin; the built files are under `/assets/`, the proxy under `/consult`. */
+  url: string;
+  proxy: ProxyServer;
+  sandbox: SandboxServer;
+  close(): Promise<void>;
+}
+
+/** Builds the browser files and serves them with `pages` (path to HTML), signed in as `member`. */
+export async function startScriptTagPortal(
+  pages: Record<string, string>,
+  member = 'alex',
+): Promise<ScriptTagPortal> {
+  const outDir = mkdtempSync(join(tmpdir(), 'consult-portal-'));
+  await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
+  const sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
+  const serve = (app: Hono) => {
+    // The built files, as any static host serves them.
+    app.get('/assets/*', async (c) => {
+      const file = c.req.path.slice('/assets/'.length);
+      if (!/^[\w-]+(\/[\w.-]+)*\.js$/.test(file)) return c.notFound();
+      const body = await readFile(join(outDir, file)).catch(() => undefined);
+      return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
+    });
+    for (const [path, html] of Object.entries(pages)) app.get(path, (c) => c.html(html));
+  };
+  const proxy = await startProxyServer({
+    upstreamUrl: sandbox.url,
+    apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
+    sessionSecret: 'script-tag-portal-session-secret-0123456789abcdef012345',
+    authenticate: async () => ({ uniqueId: member }),
+    port: 0,
+    logger: () => undefined,
+    extend: serve,
+  });
+  return {
+    url: proxy.url,
+    proxy,
+    sandbox,
+    close: async () => {
+      await proxy.close();
+      await sandbox.close();
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
