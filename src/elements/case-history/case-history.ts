@@ -404,7 +404,7 @@ export class CaseHistory extends SessionElement {
           ? html`<div class="more">
               <span class="sentinel" aria-hidden="true"></span>
               <button part="more-button" type="button" @click=${this.#onShowMore}>
-                ${localize.t('showMore', { left })}
+                ${localize.t('showMore', { count: left })}
               </button>
             </div>`
           : nothing

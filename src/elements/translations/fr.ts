@@ -83,7 +83,11 @@ const fr: Translation = {
     list: 'Vos consultations',
     untitled: 'Consultation sans question',
     questions: '{used} sur {max} questions',
-    showMore: 'Afficher plus ({left} restantes)',
+    showMore: {
+      one: 'Afficher plus ({count} restante)',
+      many: 'Afficher plus ({count} restantes)',
+      other: 'Afficher plus ({count} restantes)',
+    },
     back: 'Retour à toutes les consultations',
     answered: 'Un médecin a répondu à l’une de vos questions',
   },
