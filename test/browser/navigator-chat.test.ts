@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
 import type { NavigatorHandoffEvent, NavigatorMessageEvent } from '../../src/elements/shared/events.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
@@ -18,6 +19,8 @@ class StubConsultForm extends HTMLElement {
   }
 }
 if (!customElements.get('consult-form')) customElements.define('consult-form', StubConsultForm);
+// The real form, under a name of a partner's own (the stub above holds the default name).
+ConsultForm.define('acme-question-form');
 
 const SYMPTOM = 'I have had a headache and a fever since yesterday';
 const GENERAL = 'How much exercise should I get?';
@@ -428,6 +431,23 @@ describe('<navigator-chat>', () => {
       const reply = await ask(element, SYMPTOM);
       reply.querySelector<HTMLButtonElement>('[part~="handoff-button"]')!.click();
       expect(session.querySelector<StubConsultForm>('consult-form')!.received).to.deep.equal([SYMPTOM]);
+    });
+
+    it('finds the question form under a name the partner registered it as', async () => {
+      const { element, session } = await inSession<NavigatorChat>(html`
+        <navigator-chat></navigator-chat>
+        <acme-question-form></acme-question-form>
+      `);
+      const form = session.querySelector('acme-question-form')!;
+      expect(form).to.be.instanceOf(ConsultForm);
+      const reply = await ask(element, SYMPTOM);
+      const handoff = oneEvent(element, 'navigator-handoff') as Promise<NavigatorHandoffEvent>;
+      reply.querySelector<HTMLButtonElement>('[part~="handoff-button"]')!.click();
+      expect((await handoff).detail.handedTo).to.equal('consult-form');
+      const question = () => form.shadowRoot!.querySelector('textarea');
+      await waitUntil(() => question()?.value === SYMPTOM, 'the form holds the member’s words', {
+        timeout: 5000,
+      });
     });
 
     it('says where to go when the page has no consult-form', async () => {

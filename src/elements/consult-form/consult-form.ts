@@ -68,6 +68,7 @@ const newQuestion = (text = ''): Question => ({ id: nextQuestionId++, text });
 export class ConsultForm extends SessionElement {
   static override styles = [...SessionElement.styles, styles];
   static override dependencies = { 'consult-thread': ConsultThread };
+  static override acceptsHandoff = true;
 
   /** True while the questions are being sent; the submit button is disabled meanwhile. */
   @property({ type: Boolean, reflect: true }) busy = false;

@@ -324,7 +324,8 @@ export class NavigatorChat extends SessionElement {
     const root = this.getRootNode() as Document | ShadowRoot;
     const candidate: Element | null = this.htmlFor
       ? (root.getElementById?.(this.htmlFor) ?? document.getElementById(this.htmlFor))
-      : (root.querySelector?.('consult-form') ?? document.querySelector('consult-form'));
+      : (root.querySelector?.(SessionElement.handoffSelector) ??
+        document.querySelector(SessionElement.handoffSelector));
     return candidate && typeof (candidate as Partial<HandoffTarget>).startWith === 'function'
       ? (candidate as HandoffTarget)
       : undefined;

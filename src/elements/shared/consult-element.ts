@@ -32,6 +32,12 @@ if (typeof document !== 'undefined' && !document.documentElement.hasAttribute('d
 /** The name each class was registered under first: how elements find the tags of their dependencies. */
 const registeredNames = new WeakMap<CustomElementConstructor, string>();
 
+/**
+ * Every name an element that takes a question to start with (`static acceptsHandoff`) is
+ * registered under, so the navigator finds a question form under a partner's own name too.
+ */
+const handoffNames = new Set<string>(['consult-form']);
+
 /** Every connected element: a change of language anywhere on the page renders them again. */
 const connected = new Set<ConsultElement>();
 let languageObserver: MutationObserver | undefined;
@@ -74,6 +80,14 @@ export class ConsultElement extends LitElement implements LocalizedHost {
    */
   static dependencies: Record<string, ElementClass> = {};
 
+  /** The element takes a question to start with (`startWith(text)`): the navigator's hand-off finds it. */
+  static acceptsHandoff = false;
+
+  /** A selector for every element on the page that takes the navigator's hand-off. */
+  static get handoffSelector(): string {
+    return [...handoffNames].join(',');
+  }
+
   /**
    * Registers the element as `name`. A class already registered under another name is registered
    * again as an anonymous subclass, so a second name always works; a name taken by something else
@@ -94,6 +108,7 @@ export class ConsultElement extends LitElement implements LocalizedHost {
       return existing;
     }
     if (!registeredNames.has(this)) registeredNames.set(this, name);
+    if (this.acceptsHandoff) handoffNames.add(name);
     try {
       registry.define(name, this);
       return this;
