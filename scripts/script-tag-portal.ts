@@ -20,10 +20,21 @@ export interface ScriptTagPortal {
   close(): Promise<void>;
 }
 
-/** Builds the browser files and serves them with `pages` (path to HTML), signed in as `member`. */
+export interface ScriptTagPortalOptions {
+  /** The member every request is signed in as. Default `alex`. */
+  member?: string;
+  /** Headers sent with every page, for example a `content-security-policy`. */
+  pageHeaders?: Record<string, string>;
+}
+
+/**
+ * Builds the browser files and serves them with `pages`: path to HTML, or to a function that makes
+ * the HTML at each request (for pages that name records made after the portal started). A path
+ * ending in `.js` is served as a script.
+ */
 export async function startScriptTagPortal(
-  pages: Record<string, string>,
-  member = 'alex',
+  pages: Record<string, string | (() => string)>,
+  { member = 'alex', pageHeaders = {} }: ScriptTagPortalOptions = {},
 ): Promise<ScriptTagPortal> {
   const outDir = mkdtempSync(join(tmpdir(), 'consult-portal-'));
   await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
@@ -36,7 +47,12 @@ export async function startScriptTagPortal(
       const body = await readFile(join(outDir, file)).catch(() => undefined);
       return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
     });
-    for (const [path, html] of Object.entries(pages)) app.get(path, (c) => c.html(html));
+    for (const [path, page] of Object.entries(pages)) {
+      const type = path.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8';
+      app.get(path, (c) =>
+        c.body(typeof page === 'string' ? page : page(), 200, { ...pageHeaders, 'content-type': type }),
+      );
+    }
   };
   const proxy = await startProxyServer({
     upstreamUrl: sandbox.url,

@@ -30,6 +30,13 @@ export const styles = css`
     display: grid;
     gap: 0.5rem;
   }
+  /* Grid children may shrink below their content, so long content wraps or scrolls inside. */
+  .base > *,
+  .thread > *,
+  .item > *,
+  .reply > * {
+    min-inline-size: 0;
+  }
   .label {
     font-size: 0.875em;
     color: var(--_muted);
@@ -48,9 +55,6 @@ export const styles = css`
     border-radius: var(--_radius);
     background: var(--_answer-background);
     border-inline-start: 4px solid var(--_primary);
-  }
-  .markdown {
-    overflow-wrap: anywhere;
   }
   .waiting {
     color: var(--_muted);
@@ -77,6 +81,10 @@ export const styles = css`
   a {
     color: var(--_primary);
   }
+  .attachments li {
+    overflow-wrap: anywhere;
+  }
+  .host,
   .note {
     color: var(--_muted);
     font-size: 0.875em;

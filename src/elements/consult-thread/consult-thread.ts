@@ -15,6 +15,7 @@ import { SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent } from '../shared/events.js';
+import { fileName, hostOf, httpsUrl } from '../shared/links.js';
 import { LiveUpdatesController } from '../shared/live-updates.js';
 import { LocalizeController } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
@@ -33,26 +34,6 @@ interface FollowupDraft {
 }
 
 /** The URL when it is absolute https, else undefined: nothing else becomes a link. */
-function httpsUrl(raw: string | undefined): URL | undefined {
-  if (!raw) return undefined;
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function fileName(url: URL): string {
-  const last = url.pathname.split('/').filter(Boolean).at(-1);
-  if (!last) return url.hostname;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}
-
 const isWaiting = (c: ConsultationView | undefined): boolean =>
   !!c && (c.status === 'open' || c.status === 'claimed') && c.questions.some((q) => q.answer === undefined);
 
@@ -405,7 +386,7 @@ export class ConsultThread extends SessionElement {
           ? html`<p class="waiting">${waiting}</p>`
           : html`<div class="reply">
               <p class="label">${localize.t('answer')}</p>
-              <div part="answer" class="markdown">${markdown(item.answer)}</div>
+              <div part="answer" class="markdown">${markdown(item.answer, this.resolvedLanguage)}</div>
               ${this.#renderAttachments(item.attachments ?? [])}
               ${item.professional ? this.#renderProfessional(item.professional) : nothing}
             </div>`
@@ -457,6 +438,7 @@ export class ConsultThread extends SessionElement {
                 (url) =>
                   html`<li>
                     <a href=${url.href} target="_blank" rel="noopener noreferrer">${fileName(url)}</a>
+                    <span class="host">${hostOf(url)}</span>
                   </li>`,
               )}
             </ul>`

@@ -470,7 +470,7 @@ export class NavigatorChat extends SessionElement {
       ${m.urgent ? html`<p class="urgent-label">${t.t('urgent')}</p>` : nothing}
       ${
         fromNavigator
-          ? html`<div class="markdown">${markdown(m.text)}</div>`
+          ? html`<div class="markdown">${markdown(m.text, this.resolvedLanguage)}</div>`
           : html`<p class="text">${m.text}</p>`
       }
       ${m.status === 'sending' ? html`<p class="state">${t.t('sending')}</p>` : nothing}

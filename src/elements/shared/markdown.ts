@@ -5,11 +5,20 @@
  * first use, so an element's first paint does not wait for them; until then the text shows as
  * plain text.
  *
+ * Raw HTML in an answer never reaches an HTML parser: marked's renderer shows it as the text it is,
+ * so nothing the page's Content Security Policy forbids is ever parsed and no violation is
+ * reported (S13). DOMPurify stays as the last line. What marked itself would emit that the policy
+ * leaves out is shown as text instead of vanishing: an image becomes its alt text with a note, a
+ * link that is not `https:`, `mailto:` or `tel:` becomes its words and its address. A link whose
+ * words are not its address shows the host it goes to.
+ *
  * Policy: a small set of text tags; links only to https, mailto and tel, opening in a new tab
  * with rel="noopener noreferrer"; no style attributes, forms, frames, SVG, MathML or images.
  */
 import { noChange } from 'lit';
 import { AsyncDirective, directive } from 'lit/async-directive.js';
+import { hostOf, httpsUrl, withoutBidiControls } from './links.js';
+import { translate } from './localize.js';
 
 const ALLOWED_TAGS = [
   'p',
@@ -42,7 +51,19 @@ const ALLOWED_TAGS = [
 const ALLOWED_ATTR = ['href', 'title', 'start'];
 const ALLOWED_URI_REGEXP = /^(?:https:|mailto:|tel:)/i;
 
-type Render = (markdown: string) => DocumentFragment;
+/** Words the renderer adds, in the language of the element that shows the answer. */
+interface Labels {
+  /** Stands in for an image that was not loaded, before its alt text. */
+  imageOmitted: string;
+}
+
+const labelsFor = (language: string): Labels => ({
+  imageOmitted: translate(language, 'answer', 'imageOmitted'),
+});
+
+type Render = (markdown: string, language?: string) => DocumentFragment;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 let loading: Promise<Render> | undefined;
 let ready: Render | undefined;
@@ -53,6 +74,7 @@ async function load(): Promise<Render> {
     import('dompurify'),
   ]);
   // Own instances, so a partner's page-wide marked or DOMPurify settings are neither used nor changed.
+  let labels = labelsFor('en');
   const marked = new Marked({
     gfm: true,
     breaks: true,
@@ -60,6 +82,30 @@ async function load(): Promise<Render> {
     walkTokens(token) {
       // The element sits inside the partner's page: its headings start below the page's own.
       if (token.type === 'heading') token.depth = Math.min(6, Math.max(3, token.depth + 2));
+    },
+    renderer: {
+      html: ({ text, block }) =>
+        block ? `<p>${escapeHtml(text.trim()).replace(/\n/g, '<br>')}</p>` : escapeHtml(text),
+      image: ({ text }) => {
+        const alt = withoutBidiControls(text).trim();
+        return `<em>${escapeHtml(alt ? `${labels.imageOmitted}: ${alt}` : labels.imageOmitted)}</em>`;
+      },
+      link({ href, title, tokens, text }) {
+        const words = withoutBidiControls(this.parser.parseInline(tokens));
+        const shown = withoutBidiControls(text).trim();
+        if (!ALLOWED_URI_REGEXP.test(href)) {
+          // Not followed: the words, and the address they pointed at, as text.
+          const address = withoutBidiControls(href);
+          return shown === address || shown === address.replace(/^https?:\/\//, '')
+            ? escapeHtml(shown)
+            : `${words} (${escapeHtml(address)})`;
+        }
+        const url = httpsUrl(href);
+        const host = url && hostOf(url);
+        const differs = url !== undefined && ![href, url.href, host].includes(shown);
+        const titled = title ? ` title="${escapeHtml(title)}"` : '';
+        return `<a href="${escapeHtml(href)}"${titled}>${words}</a>${differs && host ? ` (${escapeHtml(host)})` : ''}`;
+      },
     },
   });
   const purify = createDOMPurify(window);
@@ -69,15 +115,22 @@ async function load(): Promise<Render> {
       node.setAttribute('rel', 'noopener noreferrer');
     }
   });
-  return (markdown: string) =>
-    purify.sanitize(marked.parse(markdown, { async: false }), {
+  return (markdown: string, language = 'en') => {
+    labels = labelsFor(language);
+    const fragment = purify.sanitize(marked.parse(markdown, { async: false }), {
       ALLOWED_TAGS,
       ALLOWED_ATTR,
       ALLOWED_URI_REGEXP,
+      // `start` is not a URI: without this DOMPurify tests it against the URI pattern and drops it.
+      ADD_URI_SAFE_ATTR: ['start'],
       ALLOW_DATA_ATTR: false,
       ALLOW_ARIA_ATTR: false,
       RETURN_DOM_FRAGMENT: true,
     });
+    // Code and tables scroll inside the answer; a keyboard must be able to scroll them too.
+    for (const scroller of fragment.querySelectorAll<HTMLElement>('pre, table')) scroller.tabIndex = 0;
+    return fragment;
+  };
 }
 
 /** Starts loading the renderer, for elements that know they will need it soon. */
@@ -87,19 +140,21 @@ export function preloadMarkdown(): Promise<Render> {
 }
 
 /** Markdown as a sanitized fragment. */
-export async function renderMarkdown(markdown: string): Promise<DocumentFragment> {
-  return (await preloadMarkdown())(markdown);
+export async function renderMarkdown(markdown: string, language?: string): Promise<DocumentFragment> {
+  return (await preloadMarkdown())(markdown, language);
 }
 
 class MarkdownDirective extends AsyncDirective {
   #source: string | undefined;
 
-  render(source: string): unknown {
-    if (source === this.#source) return noChange;
-    this.#source = source;
-    if (ready) return ready(source);
+  render(source: string, language = 'en'): unknown {
+    // The same words in another language render again.
+    const key = `${language}\n${source}`;
+    if (key === this.#source) return noChange;
+    this.#source = key;
+    if (ready) return ready(source, language);
     void preloadMarkdown().then((render) => {
-      if (this.#source === source && this.isConnected) this.setValue(render(source));
+      if (this.#source === key && this.isConnected) this.setValue(render(source, language));
     });
     // Until the renderer arrives: the same words, as plain text.
     return source;
@@ -111,5 +166,5 @@ class MarkdownDirective extends AsyncDirective {
   }
 }
 
-/** `${markdown(text)}` in a Lit template: sanitized markdown. */
+/** `${markdown(text, language)}` in a Lit template: sanitized markdown, its own words in `language`. */
 export const markdown = directive(MarkdownDirective);

@@ -109,6 +109,11 @@ export const hostStyles = css`
     font-size: 0.875em;
     border: 1px solid currentColor;
   }
+  /* Long words, URLs, code and tables stay inside the answer: nothing scrolls the page sideways. */
+  .markdown {
+    min-inline-size: 0;
+    overflow-wrap: anywhere;
+  }
   .markdown a {
     color: var(--_primary);
   }
@@ -121,7 +126,15 @@ export const hostStyles = css`
   .markdown :is(p, ul, ol, pre, blockquote):last-child {
     margin-block-end: 0;
   }
-  .markdown pre {
+  .markdown :is(pre, table) {
+    display: block;
+    max-inline-size: 100%;
     overflow-x: auto;
+  }
+  .markdown pre {
+    padding: 0.5rem 0.75rem;
+    border-radius: calc(var(--_radius) / 2);
+    background: var(--_surface);
+    overflow-wrap: normal;
   }
 `;

@@ -9,6 +9,9 @@ const ar: Translation = {
     error: 'تعذّر الاتصال بخدمة الاستشارات.',
     retry: 'إعادة المحاولة',
   },
+  answer: {
+    imageOmitted: 'صورة لم تُعرض',
+  },
   status: {
     statusLabel: 'الحالة:',
     open: 'مفتوحة',

@@ -9,6 +9,9 @@ const de: Translation = {
     error: 'Die Verbindung zum Beratungsdienst ist fehlgeschlagen.',
     retry: 'Erneut versuchen',
   },
+  answer: {
+    imageOmitted: 'Bild nicht angezeigt',
+  },
   status: {
     statusLabel: 'Status:',
     open: 'Offen',

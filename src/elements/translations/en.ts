@@ -11,6 +11,9 @@ const en = {
     error: 'We could not connect to the consultation service.',
     retry: 'Try again',
   },
+  answer: {
+    imageOmitted: 'Image not shown',
+  },
   status: {
     statusLabel: 'Status:',
     open: 'Open',

@@ -9,6 +9,9 @@ const es: Translation = {
     error: 'No pudimos conectar con el servicio de consultas.',
     retry: 'Reintentar',
   },
+  answer: {
+    imageOmitted: 'Imagen no mostrada',
+  },
   status: {
     statusLabel: 'Estado:',
     open: 'Abierta',

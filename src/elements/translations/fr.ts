@@ -9,6 +9,9 @@ const fr: Translation = {
     error: 'Impossible de se connecter au service de consultation.',
     retry: 'Réessayer',
   },
+  answer: {
+    imageOmitted: 'Image non affichée',
+  },
   status: {
     statusLabel: 'Statut :',
     open: 'Ouverte',

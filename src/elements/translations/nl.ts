@@ -9,6 +9,9 @@ const nl: Translation = {
     error: 'We konden geen verbinding maken met de consultatiedienst.',
     retry: 'Opnieuw proberen',
   },
+  answer: {
+    imageOmitted: 'Afbeelding niet getoond',
+  },
   status: {
     statusLabel: 'Status:',
     open: 'Open',
