@@ -20,7 +20,7 @@ import {
   type WebhookEventType,
 } from '../client/types.js';
 import type { SandboxClock } from './clock.js';
-import { NAVIGATOR_GREETING, navigatorRespond } from './navigator.js';
+import { navigatorGreeting, navigatorRespond } from './navigator.js';
 import { notFound, ProblemError } from '../server/problems.js';
 import { answerFor, professionalFor } from './professionals.js';
 import {
@@ -334,9 +334,20 @@ export class SandboxState {
     return consultation;
   }
 
+  /**
+   * The consultation as the service answers it. Once claimed, the questions the professional is
+   * working on carry that professional (ours: the spec gives a question its professional "when
+   * available"), so a member can see who is on the case before the answer.
+   */
   presentConsultation(consultation: StoredConsultation): Consultation {
-    const { claimedBy: _internal, ...visible } = consultation;
-    return clone(visible);
+    const { claimedBy, ...visible } = consultation;
+    const presented = clone(visible);
+    if (presented.status === 'claimed' && claimedBy) {
+      for (const item of presented.questions) {
+        if (item.answer === undefined) item.professional = clone(claimedBy);
+      }
+    }
+    return presented;
   }
 
   #claim(consultation: StoredConsultation, professional?: Professional): void {
@@ -409,13 +420,15 @@ export class SandboxState {
   // Health navigator (operations 18–19).
 
   startConversation(userId: string): NavigatorConversation {
-    this.#user(userId);
+    const user = this.#user(userId);
     const createdAt = this.clock.nowIso();
     const conversation: NavigatorConversation = {
       conversationId: newId('cnv'),
       userId,
       createdAt,
-      messages: [{ messageId: newId('msg'), role: 'navigator', text: NAVIGATOR_GREETING, createdAt }],
+      messages: [
+        { messageId: newId('msg'), role: 'navigator', text: navigatorGreeting(user.language), createdAt },
+      ],
     };
     this.conversations.set(conversation.conversationId, conversation);
     return clone(conversation);
@@ -425,7 +438,8 @@ export class SandboxState {
     const conversation = this.conversations.get(conversationId);
     if (!conversation) throw notFound('conversation', conversationId);
     const createdAt = this.clock.nowIso();
-    const reply = navigatorRespond(text);
+    // The navigator answers in the member's language.
+    const reply = navigatorRespond(text, this.users.get(conversation.userId)?.language);
     const added: NavigatorMessage[] = [
       { messageId: newId('msg'), role: 'member', text, createdAt },
       {

@@ -133,6 +133,36 @@ describe('answers as members read them', () => {
     await expect(thread).to.be.accessible();
   });
 
+  it('gives member and doctor text its own direction, in an Arabic page and in an English one', async () => {
+    await loadLanguage('ar');
+    const english = resolved('Take **one** tablet with water.');
+    const arabicThread = await fixture<ConsultThread>(html`
+      <consult-thread
+        lang="ar"
+        .consultation=${english}
+        consultation-id=${english.consultationId}
+      ></consult-thread>
+    `);
+    await arabicThread.updateComplete;
+    const root = arabicThread.shadowRoot!;
+    expect(root.querySelector('[part=base]')!.matches(':dir(rtl)')).to.equal(true);
+    expect(
+      root.querySelector('[part=answer]')!.matches(':dir(ltr)'),
+      'an English answer reads left to right',
+    ).to.equal(true);
+    expect(root.querySelector('.question-text')!.matches(':dir(ltr)')).to.equal(true);
+    expect(root.querySelector('[part=professional] .name')!.matches(':dir(ltr)')).to.equal(true);
+
+    const arabic = {
+      ...english,
+      questions: [{ ...english.questions[0]!, question: 'هل يمكنني تناول الدواء مع الطعام؟' }],
+    };
+    const englishThread = await threadShowing(arabic);
+    expect(englishThread.shadowRoot!.querySelector('.question-text')!.matches(':dir(rtl)')).to.equal(true);
+    expect(englishThread.shadowRoot!.querySelector('#followup-input')!.getAttribute('dir')).to.equal('auto');
+    await expect(arabicThread).to.be.accessible();
+  });
+
   describe('at 375 px wide', () => {
     before(() => setViewport({ width: 375, height: 740 }));
     after(() => setViewport({ width: 800, height: 600 }));

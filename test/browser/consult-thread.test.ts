@@ -334,10 +334,26 @@ describe('<consult-thread>', () => {
       await expect(element).to.be.accessible();
       await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
 
-      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/claim`);
-      await waitUntil(() => shadowText(element).includes('A doctor is working on your question'), 'claimed', {
-        timeout: 5000,
+      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/claim`, {
+        professional: {
+          name: 'Dr Ana Ruiz',
+          title: 'General practitioner',
+          specialties: ['General practice'],
+          licenses: [{ licenseNumber: 'GMC 7212345', countries: ['GB'] }],
+        },
       });
+      // Named as soon as the case is claimed, in the waiting line and once on a card.
+      await waitUntil(
+        () => shadowText(element).includes('Dr Ana Ruiz is working on your question'),
+        'claimed',
+        {
+          timeout: 5000,
+        },
+      );
+      const cards = $$(element, '[part=professional]');
+      expect(cards).to.have.length(1);
+      expect(cards[0]!.querySelector('.avatar')!.textContent).to.equal('AR');
+      expect(cards[0]!.querySelector('.label')!.textContent).to.equal('Working on your question');
       await expect(element).to.be.accessible();
 
       const answered = oneEvent(element, 'consult-answered');
@@ -350,6 +366,10 @@ describe('<consult-thread>', () => {
       expect($(element, '[part=answer] strong')!.textContent).to.equal('ibuprofen');
       expect(liveRegion(element)).to.contain('A doctor has answered your question');
       expect($(element, '[part=status]')!.textContent).to.contain('Answered');
+      // Still one card, now for the professional who answered; not repeated under the answer.
+      expect($$(element, '[part=professional]')).to.have.length(1);
+      expect($(element, '[part=professional] .label')!.textContent).to.equal('Answered by');
+      expect($(element, '.by')).to.equal(null);
     });
 
     it('polls for the answer while the live stream is down', async () => {
@@ -693,7 +713,11 @@ describe('<consult-thread>', () => {
       expect(shadowText(element)).not.to.contain('javascript:');
       expect($(element, '[part=professional] a')).to.equal(null);
       expect(shadowText(element)).to.contain('Licence LÄK-BY 48213 (Germany and Austria)');
-      expect(shadowText(element)).to.contain('Internal medicine and Cardiology');
+      const specialties = $$(element, '[part=professional] .specialties li').map((li) => li.textContent);
+      expect(specialties, 'each specialty as it is, never joined in another language').to.deep.equal([
+        'Internal medicine',
+        'Cardiology',
+      ]);
       await expect(element).to.be.accessible();
     });
   });

@@ -450,6 +450,16 @@ describe('<navigator-chat>', () => {
       });
     });
 
+    it('does not offer a doctor to a member without an active plan, and says why', async () => {
+      const { element } = await inSession<NavigatorChat>(html`<navigator-chat></navigator-chat>`, {
+        member: 'sam',
+      });
+      const reply = await ask(element, SYMPTOM);
+      await waitUntil(() => shadowText(element).includes('not part of your plan'), 'the reason shows');
+      expect(reply.querySelector('[part~="handoff-button"]')).to.equal(null);
+      await expect(element).to.be.accessible();
+    });
+
     it('says where to go when the page has no consult-form', async () => {
       const { element } = await chatIn();
       const reply = await ask(element, SYMPTOM);

@@ -807,7 +807,7 @@ describe('sandbox operations', () => {
   });
 
   describe('18–19 health navigator', () => {
-    const start = async (userId = alex) => {
+    const start = async (userId: string = alex) => {
       const res = await sb.call('POST', `/v2/health-navigator/users/${userId}/conversations`, { body: {} });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return NavigatorConversationSchema.parse(res.body);
@@ -904,6 +904,81 @@ describe('sandbox operations', () => {
         assert.match(reply.text, /emergency/i);
       });
     }
+
+    it('18–19 greets and answers Noor in Arabic, her language, and hands an Arabic symptom to a doctor', async () => {
+      const conversation = await start(noor);
+      assert.match(conversation.messages[0]?.text ?? '', /^مرحبًا/);
+      const symptom = await send(conversation.conversationId, 'عندي صداع وحمى منذ أمس');
+      assert.equal(symptom.suggestsDoctor, true);
+      assert.match(symptom.text, /طبيب/);
+      const general = await send(conversation.conversationId, 'كيف أنام بشكل أفضل؟');
+      assert.equal(general.suggestsDoctor, undefined);
+      assert.match(general.text, /النوم/);
+    });
+
+    // One member per language: the greeting and every reply in it, symptoms and emergencies recognised.
+    const inLanguage = {
+      de: {
+        symptom: 'Ich habe seit gestern Kopfschmerzen und Fieber',
+        emergency: 'Mein Vater hat Brustschmerzen',
+        general: 'Wie viel Bewegung brauche ich?',
+        greeting: /^Hallo/,
+        word: /Ärztin|Arzt/,
+      },
+      fr: {
+        symptom: 'J’ai mal à la tête et de la fièvre',
+        emergency: 'Mon père a une douleur à la poitrine',
+        general: 'Combien d’exercice faut-il faire ?',
+        greeting: /^Bonjour/,
+        word: /médecin/,
+      },
+      es: {
+        symptom: 'Tengo dolor de cabeza y fiebre',
+        emergency: 'Mi padre tiene dolor en el pecho',
+        general: '¿Cuánto ejercicio debo hacer?',
+        greeting: /^¡Hola/,
+        word: /médico/,
+      },
+      nl: {
+        symptom: 'Ik heb hoofdpijn en koorts',
+        emergency: 'Mijn vader heeft pijn op de borst',
+        general: 'Hoeveel beweging heb ik nodig?',
+        greeting: /^Hallo/,
+        word: /arts/,
+      },
+      ar: {
+        symptom: 'أشعر بدوخة وغثيان',
+        emergency: 'والدي يشعر بألم في الصدر',
+        general: 'ما هي التمارين المناسبة؟',
+        greeting: /^مرحبًا/,
+        word: /طبيب/,
+      },
+    } as const;
+    for (const [language, words] of Object.entries(inLanguage)) {
+      it(`18–19 a member whose language is ${language} is answered in it`, async () => {
+        const created = await sb.call('POST', '/user', {
+          body: { uniqueId: `navigator-${language}`, language, physicianCountry: 'GB' },
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const userId = (created.body as { id: string }).id;
+        const conversation = await start(userId);
+        assert.match(conversation.messages[0]?.text ?? '', words.greeting);
+        const symptom = await send(conversation.conversationId, words.symptom);
+        assert.equal(symptom.suggestsDoctor, true, words.symptom);
+        assert.match(symptom.text, words.word);
+        const emergency = await send(conversation.conversationId, words.emergency);
+        assert.equal(emergency.urgent, true, words.emergency);
+        assert.match(emergency.text, /112/);
+        const general = await send(conversation.conversationId, words.general);
+        assert.equal(general.suggestsDoctor, undefined, words.general);
+        assert.notEqual(general.text, symptom.text);
+      });
+    }
+
+    it('19 a German word that ends like "ache" is no symptom', async () => {
+      const reply = await send((await start()).conversationId, 'Eine Sache noch: wie schlafe ich besser?');
+      assert.equal(reply.suggestsDoctor, undefined, reply.text);
+    });
 
     it('19 no reply ever names a diagnosis, and the conversation keeps every message', async () => {
       const { conversationId } = await start();

@@ -387,7 +387,7 @@ export class CaseHistory extends SessionElement {
                 tabindex=${index === this.activeIndex ? 0 : -1}
                 @click=${() => this.#open(c)}
               >
-                <span class="title">${c.questions[0]?.question ?? localize.t('untitled')}</span>
+                <span class="title" dir="auto">${c.questions[0]?.question ?? localize.t('untitled')}</span>
                 <span class="meta">
                   ${statusBadge(c.status, localize.language)}
                   <time datetime=${c.createdAt}>${date(c.createdAt)}</time>

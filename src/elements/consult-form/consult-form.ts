@@ -5,7 +5,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
-import { newIdempotencyKey } from '../../client/index.js';
+import { abortable, newIdempotencyKey } from '../../client/retry.js';
 import { MAX_QUESTION_LENGTH, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { SessionElement } from '../shared/consult-element.js';
@@ -13,6 +13,7 @@ import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController } from '../shared/localize.js';
+import type { Eligibility } from '../shared/session.js';
 import { styles } from './consult-form.styles.js';
 
 /** The counter appears once a question is this long, before the limit bites. */
@@ -29,8 +30,6 @@ interface Question {
   id: number;
   text: string;
 }
-
-type Eligibility = 'eligible' | 'no-subscription' | 'inactive';
 
 /** The request a key belongs to: the trimmed questions, as the proxy compares them. */
 const fingerprint = (texts: readonly string[]) => JSON.stringify(texts.map((text) => text.trim()));
@@ -100,6 +99,9 @@ export class ConsultForm extends SessionElement {
     () => 'consult-form',
   );
 
+  /** "Try again" asks the service again rather than the session's recent answer. */
+  #checkAgain = false;
+
   readonly #eligibility = new Task(this, {
     args: () => [this.activeSession, this.user?.id] as const,
     task: async ([session], { signal }): Promise<Eligibility> => {
@@ -109,10 +111,9 @@ export class ConsultForm extends SessionElement {
       signal.throwIfAborted();
       // The member's draft comes back while their plan is checked: the form is typeable meanwhile.
       this.#restoreDraft(user.id);
-      if (user.userStatus && user.userStatus !== 'activeUser') return 'inactive';
-      const subscriptions = await session.client.getUserSubscriptions(user.id, { signal });
-      if (!subscriptions.some((s) => s.active === 1)) return 'no-subscription';
-      return 'eligible';
+      const fresh = this.#checkAgain;
+      this.#checkAgain = false;
+      return abortable(session.eligibility({ fresh }), signal);
     },
     // Called before the task counts as complete, so readiness is told, not read.
     onComplete: (eligibility) => {
@@ -380,6 +381,7 @@ export class ConsultForm extends SessionElement {
       'textarea, [part~="notice"][tabindex], [part~="notice"] button',
       false,
     );
+    this.#checkAgain = true;
     void this.#eligibility.run();
   }
 
@@ -527,6 +529,7 @@ export class ConsultForm extends SessionElement {
       >
       ${index === 0 ? html`<p id="hint-${id}" class="hint">${localize.t('hint')}</p>` : nothing}
       <textarea
+        dir="auto"
         id="question-${id}"
         name="question"
         rows="4"

@@ -61,17 +61,62 @@ export const styles = css`
     font-style: italic;
   }
   .professional {
+    display: flex;
+    align-items: flex-start;
+    gap: 0.75rem;
+    padding: 0.75rem 1rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .avatar {
+    flex: none;
+    display: grid;
+    place-items: center;
+    inline-size: 2.5rem;
+    block-size: 2.5rem;
+    border-radius: 50%;
+    background: var(--_primary);
+    color: var(--_on-primary);
+    font-weight: 600;
+    letter-spacing: 0.02em;
+  }
+  .who {
     display: grid;
     gap: 0.125rem;
-    padding-block-start: 0.75rem;
-    border-block-start: 1px solid var(--_border);
+    min-inline-size: 0;
   }
   .professional .name {
     font-weight: 600;
   }
   .professional .title,
-  .professional .specialties {
+  .by {
     color: var(--_muted);
+  }
+  .by {
+    font-size: 0.875em;
+  }
+  .credentials summary {
+    cursor: pointer;
+    color: var(--_primary);
+    font-size: 0.875em;
+  }
+  .credentials[open] {
+    display: grid;
+    gap: 0.5rem;
+  }
+  .specialties {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem;
+    margin: 0.5rem 0 0;
+    padding: 0;
+    list-style: none;
+  }
+  .specialties li {
+    padding: 0.125rem 0.5rem;
+    border-radius: 999px;
+    background: var(--_surface-raised);
+    font-size: 0.875em;
   }
   .licences,
   .attachments ul {

@@ -34,6 +34,16 @@ interface FollowupDraft {
 }
 
 /** The URL when it is absolute https, else undefined: nothing else becomes a link. */
+/** Up to two letters for the professional's avatar: "Dr. Sofía Martínez" is "SM". */
+function initials(name: string): string {
+  const words = name
+    .replace(/^\s*(?:dr|prof|mr|mrs|ms)\.?\s+/i, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  const first = (word: string | undefined) => (Array.from(word ?? '')[0] ?? '').toLocaleUpperCase();
+  return first(words[0]) + (words.length > 1 ? first(words.at(-1)) : '');
+}
+
 const isWaiting = (c: ConsultationView | undefined): boolean =>
   !!c && (c.status === 'open' || c.status === 'claimed') && c.questions.some((q) => q.answer === undefined);
 
@@ -352,6 +362,7 @@ export class ConsultThread extends SessionElement {
 
   #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
+    const professional = c.questions.findLast((q) => q.professional)?.professional;
     return html`<div class="header">
         ${statusBadge(c.status, localize.language)}
         ${
@@ -362,67 +373,101 @@ export class ConsultThread extends SessionElement {
               >`
         }
       </div>
+      ${professional ? this.#renderProfessional(c, professional) : nothing}
       <ol class="thread" aria-label=${localize.t('thread')}>
-        ${c.questions.map((item, index) => this.#renderItem(c, item, index))}
+        ${c.questions.map((item, index) => this.#renderItem(c, item, index, professional))}
       </ol>
       ${this.#renderFollowup(c)}`;
   }
 
-  #renderItem(c: ConsultationView, item: QuestionItem, index: number): TemplateResult {
+  #renderItem(
+    c: ConsultationView,
+    item: QuestionItem,
+    index: number,
+    shown: Professional | undefined,
+  ): TemplateResult {
     const { localize } = this;
     const waiting =
       c.status === 'canceled' || c.status === 'closed'
         ? localize.t('notAnswered')
         : c.status === 'claimed'
-          ? localize.t('working')
+          ? item.professional
+            ? localize.t('workingNamed', { name: item.professional.name })
+            : localize.t('working')
           : localize.t('waiting');
+    // Named under the answer only when someone other than the card's professional gave it.
+    const other = item.professional && item.professional.name !== shown?.name ? item.professional : undefined;
     return html`<li class="item">
       <div part="question" class="question" id="question-${index}" tabindex="-1">
         <p class="label">${index === 0 ? localize.t('yourQuestion') : localize.t('followupQuestion')}</p>
-        <p class="question-text">${item.question}</p>
+        <p class="question-text" dir="auto">${item.question}</p>
       </div>
       ${
         item.answer === undefined
           ? html`<p class="waiting">${waiting}</p>`
           : html`<div class="reply">
               <p class="label">${localize.t('answer')}</p>
-              <div part="answer" class="markdown">${markdown(item.answer, this.resolvedLanguage)}</div>
+              <div part="answer" class="markdown" dir="auto">
+                ${markdown(item.answer, this.resolvedLanguage)}
+              </div>
               ${this.#renderAttachments(item.attachments ?? [])}
-              ${item.professional ? this.#renderProfessional(item.professional) : nothing}
+              ${other ? html`<p class="by">${localize.t('answeredByName', { name: other.name })}</p>` : nothing}
             </div>`
       }
     </li>`;
   }
 
-  #renderProfessional(p: Professional): TemplateResult {
+  /**
+   * The professional on the case, once per thread: whoever answered last, or whoever claimed it.
+   * Specialties, licences and the profile are behind a disclosure.
+   */
+  #renderProfessional(c: ConsultationView, p: Professional): TemplateResult {
     const { localize } = this;
     const { list, region: country } = localize.format;
     const profile = httpsUrl(p.profileUrl);
-    return html`<div part="professional" class="professional">
-      <p class="label">${localize.t('answeredBy')}</p>
-      <p class="name">${p.name}</p>
-      ${p.title ? html`<p class="title">${p.title}</p>` : nothing}
-      ${p.specialties.length ? html`<p class="specialties">${list(p.specialties)}</p>` : nothing}
-      ${
-        p.licenses.length
-          ? html`<ul class="licences">
-              ${p.licenses.map(
-                (l) =>
-                  html`<li>
-                    ${localize.t('licence', { number: l.licenseNumber, countries: list(l.countries.map(country)) })}
-                  </li>`,
-              )}
-            </ul>`
-          : nothing
-      }
-      ${
-        profile
-          ? html`<a class="profile" href=${profile.href} target="_blank" rel="noopener noreferrer"
-              >${localize.t('profile', { name: p.name })}</a
-            >`
-          : nothing
-      }
-    </div>`;
+    const answered = c.questions.some((q) => q.answer !== undefined && q.professional?.name === p.name);
+    const details = p.specialties.length > 0 || p.licenses.length > 0 || profile;
+    return html`<section part="professional" class="professional" aria-labelledby="professional-name">
+      <span class="avatar" aria-hidden="true">${initials(p.name)}</span>
+      <div class="who">
+        <p class="label">${answered ? localize.t('answeredBy') : localize.t('claimedBy')}</p>
+        <p class="name" id="professional-name" dir="auto">${p.name}</p>
+        ${p.title ? html`<p class="title" dir="auto">${p.title}</p>` : nothing}
+        ${
+          details
+            ? html`<details class="credentials">
+                <summary>${localize.t('credentials')}</summary>
+                ${
+                  p.specialties.length
+                    ? html`<ul class="specialties" aria-label=${localize.t('specialties')}>
+                        ${p.specialties.map((name) => html`<li dir="auto">${name}</li>`)}
+                      </ul>`
+                    : nothing
+                }
+                ${
+                  p.licenses.length
+                    ? html`<ul class="licences">
+                        ${p.licenses.map(
+                          (l) =>
+                            html`<li>
+                              ${localize.t('licence', { number: l.licenseNumber, countries: list(l.countries.map(country)) })}
+                            </li>`,
+                        )}
+                      </ul>`
+                    : nothing
+                }
+                ${
+                  profile
+                    ? html`<a class="profile" href=${profile.href} target="_blank" rel="noopener noreferrer"
+                        >${localize.t('profile', { name: p.name })}</a
+                      >`
+                    : nothing
+                }
+              </details>`
+            : nothing
+        }
+      </div>
+    </section>`;
   }
 
   #renderAttachments(urls: string[]): TemplateResult | typeof nothing {
@@ -465,7 +510,7 @@ export class ConsultThread extends SessionElement {
         ${
           this.draft.trim()
             ? html`<label for="unsent">${localize.t('unsent')}</label>
-                <textarea id="unsent" rows="3" readonly .value=${live(this.draft)}></textarea>`
+                <textarea dir="auto" id="unsent" rows="3" readonly .value=${live(this.draft)}></textarea>`
             : nothing
         }
       </div>`;
@@ -479,6 +524,7 @@ export class ConsultThread extends SessionElement {
     return html`<form part="followup" class="followup" novalidate @submit=${this.#onSubmit}>
       <label for="followup-input">${localize.t('followupLabel')}</label>
       <textarea
+        dir="auto"
         id="followup-input"
         part="followup-input"
         rows="3"

@@ -12,7 +12,7 @@ import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
 import { LocalizeController } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
-import type { SessionManager } from '../shared/session.js';
+import type { Eligibility, SessionManager } from '../shared/session.js';
 import { styles } from './navigator-chat.styles.js';
 
 /** The proxy refuses longer messages. */
@@ -97,6 +97,8 @@ export class NavigatorChat extends SessionElement {
   @state() private composerError?: ComposerError;
   @state() private restored = false;
   @state() private handoff?: { key: string; handedTo: 'consult-form' | 'none' };
+  /** The member's plan, checked when the navigator first suggests a doctor; no offer without one. */
+  @state() private eligibility?: Eligibility | 'unknown';
 
   private readonly localize = new LocalizeController(this, 'navigator');
   readonly #focus = new FocusController(this);
@@ -150,6 +152,16 @@ export class NavigatorChat extends SessionElement {
     void session.retry().catch(() => undefined);
   }
 
+  /**
+   * Whether the member can ask a doctor, before the hand-off is offered: the session's one check,
+   * shared with the form. A check that fails still offers it (the form says what is wrong).
+   */
+  async #checkPlan(session: SessionManager, memberId: string | undefined): Promise<void> {
+    if (this.eligibility !== undefined) return;
+    const eligibility = await session.eligibility().catch(() => 'unknown' as const);
+    if (this.#memberId === memberId) this.eligibility = eligibility;
+  }
+
   #startOver(memberId: string | undefined): void {
     this.#memberId = memberId;
     this.#conversationId = undefined;
@@ -158,6 +170,7 @@ export class NavigatorChat extends SessionElement {
     this.sending = false;
     this.composerError = undefined;
     this.handoff = undefined;
+    this.eligibility = undefined;
     const saved = this.#draft.load();
     this.draft = [...(saved?.unsent ?? []), saved?.text ?? ''].filter((text) => text.trim()).join('\n\n');
     this.restored = Boolean(saved?.conversation);
@@ -270,6 +283,7 @@ export class NavigatorChat extends SessionElement {
         message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : {},
       );
       if (this.#memberId !== memberId) return;
+      if (reply.messages.some((m) => m.suggestsDoctor)) await this.#checkPlan(session, memberId);
       const own = reply.messages.find((m) => m.role === 'member');
       const answers = reply.messages
         .filter((m) => m.role === 'navigator')
@@ -470,8 +484,8 @@ export class NavigatorChat extends SessionElement {
       ${m.urgent ? html`<p class="urgent-label">${t.t('urgent')}</p>` : nothing}
       ${
         fromNavigator
-          ? html`<div class="markdown">${markdown(m.text, this.resolvedLanguage)}</div>`
-          : html`<p class="text">${m.text}</p>`
+          ? html`<div class="markdown" dir="auto">${markdown(m.text, this.resolvedLanguage)}</div>`
+          : html`<p class="text" dir="auto">${m.text}</p>`
       }
       ${m.status === 'sending' ? html`<p class="state">${t.t('sending')}</p>` : nothing}
       ${
@@ -490,7 +504,16 @@ export class NavigatorChat extends SessionElement {
           : nothing
       }
       ${
-        fromNavigator && m.suggestsDoctor
+        fromNavigator &&
+        m.suggestsDoctor &&
+        (this.eligibility === 'no-subscription' || this.eligibility === 'inactive')
+          ? html`<p class="hint">${t.t('noPlan')}</p>`
+          : nothing
+      }
+      ${
+        fromNavigator &&
+        m.suggestsDoctor &&
+        (this.eligibility === 'eligible' || this.eligibility === 'unknown')
           ? html`<div class="actions">
               <button type="button" part="handoff-button" @click=${() => this.#handOff(m)}>
                 ${t.t('askDoctor')}
@@ -525,6 +548,7 @@ export class NavigatorChat extends SessionElement {
     return html`<form part="composer" novalidate @submit=${this.#onSubmit}>
       <label class="visually-hidden" for="input">${t.t('inputLabel')}</label>
       <textarea
+        dir="auto"
         id="input"
         part="input"
         rows="2"

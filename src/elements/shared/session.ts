@@ -28,6 +28,12 @@ export type SessionUser = MemberView;
 
 export type SessionStatus = 'idle' | 'signing-in' | 'ready' | 'expired' | 'error';
 
+/** Whether the member may ask a doctor now: an active plan, no plan, or an account that is not active. */
+export type Eligibility = 'eligible' | 'no-subscription' | 'inactive';
+
+/** How long one plan check answers every element of the session. */
+const ELIGIBILITY_TTL_MS = 60_000;
+
 export interface SessionOptions {
   /** The proxy's base URL, for example `/consult`. */
   endpoint: string;
@@ -73,6 +79,7 @@ export class SessionManager extends EventTarget {
   #handedOut: string | undefined;
   #signingIn: Promise<Grant> | undefined;
   #listeners = 0;
+  #eligibility: { userId: string; at: number; promise: Promise<Eligibility> } | undefined;
   readonly #stream = new EventStream({
     url: () => `${this.#options.endpoint.replace(/\/$/, '')}/events`,
     token: async () => {
@@ -144,8 +151,33 @@ export class SessionManager extends EventTarget {
     return response;
   }
 
+  /**
+   * Whether the member may ask a doctor: the form and the navigator's hand-off ask the same
+   * question, so one check (for a minute) answers both. `fresh` checks again, for a "try again".
+   * A failed check is not kept.
+   */
+  async eligibility({ fresh = false }: { fresh?: boolean } = {}): Promise<Eligibility> {
+    const member = await this.ready();
+    if (member.userStatus && member.userStatus !== 'activeUser') return 'inactive';
+    let check = this.#eligibility;
+    if (fresh || !check || check.userId !== member.id || Date.now() - check.at > ELIGIBILITY_TTL_MS) {
+      const promise = this.client
+        .getUserSubscriptions(member.id)
+        .then((subscriptions): Eligibility =>
+          subscriptions.some((s) => s.active === 1) ? 'eligible' : 'no-subscription',
+        );
+      const current = (check = { userId: member.id, at: Date.now(), promise });
+      this.#eligibility = current;
+      promise.catch(() => {
+        if (this.#eligibility === current) this.#eligibility = undefined;
+      });
+    }
+    return check.promise;
+  }
+
   /** Forgets the token everywhere, the client's cache included, so no later call can use it. */
   #forgetToken(): void {
+    this.#eligibility = undefined;
     this.#grant = undefined;
     this.#handedOut = undefined;
     this.#refused = undefined;
