@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/elements/shared/session.js';
@@ -6,6 +7,7 @@ import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText } from './support/backend.js';
 
 ConsultSession.define('consult-session');
+CaseHistory.define('case-history');
 
 describe('<consult-session>', () => {
   it('is accessible while signed in', async () => {
@@ -78,9 +80,48 @@ describe('<consult-session>', () => {
       const event = await expired;
       expect(event.detail.reason).to.equal('signed-out');
       await session.updateComplete;
-      expect(shadowText(session)).to.contain('sign in again');
-      expect(session.shadowRoot!.querySelector('[part=retry-button]')).to.exist;
+      // Signing out is not a failure: the notice says so, and there is nothing to try again.
+      expect(shadowText(session)).to.contain('You have signed out');
+      expect(shadowText(session)).not.to.contain('Try again');
+      expect(session.shadowRoot!.querySelector('[part=retry-button]')).to.equal(null);
       await expect(session).to.be.accessible();
+    });
+
+    it('offers the partner’s own way to sign in after sign-out, from the signed-out slot', async () => {
+      const { session } = await inSession<HTMLElement>(html`
+        <p>Portal content</p>
+        <a slot="signed-out" href="/login">Sign in to Acme Health</a>
+      `);
+      const link = session.querySelector<HTMLAnchorElement>('[slot=signed-out]')!;
+      expect(link.assignedSlot, 'hidden while signed in').to.equal(null);
+      session.signOut();
+      await session.updateComplete;
+      expect(link.assignedSlot?.name).to.equal('signed-out');
+      expect(link.assignedSlot!.closest('[part=notice]')).to.exist;
+      expect(session.querySelector('p')!.assignedSlot, 'the content is replaced').to.equal(null);
+      await expect(session).to.be.accessible();
+    });
+
+    it('offers to sign in again when the session expired under the member', async () => {
+      const backend = createDemoBackend();
+      await backend.ready;
+      const session = await fixture<ConsultSession>(
+        html`<consult-session .fetch=${backend.fetch} .tokenProvider=${backend.signInAs('alex')}
+          ><p>content</p></consult-session
+        >`,
+      );
+      await session.manager.ready();
+      // The proxy forgets every token: the next call is refused, and so is the one after a sign-in.
+      session.tokenProvider = async () => {
+        throw Object.assign(new Error('expired'), { status: 401 });
+      };
+      await session.manager.ready().catch(() => undefined);
+      await waitUntil(() => session.manager.status === 'expired', 'the session ends');
+      await session.updateComplete;
+      expect(shadowText(session)).to.contain('Your session has ended');
+      expect(session.shadowRoot!.querySelector('[part=retry-button]')!.textContent!.trim()).to.equal(
+        'Sign in again',
+      );
     });
 
     it('stops after one retry when the session endpoint answers 401', async () => {
@@ -101,6 +142,36 @@ describe('<consult-session>', () => {
       expect(calls).to.equal(2, 'the first request and one retry');
       await waitUntil(() => shadowText(session).includes('sign in again'));
     });
+  });
+
+  it('keeps the partner’s content when it cannot start, and each element says what went wrong', async () => {
+    let offline = true;
+    const backend = createDemoBackend();
+    await backend.ready;
+    const signIn = backend.signInAs('alex');
+    const session = await fixture<ConsultSession>(html`
+      <consult-session
+        .fetch=${backend.fetch}
+        .tokenProvider=${() => (offline ? Promise.reject(new Error('offline')) : signIn())}
+      >
+        <h2>Your doctor questions</h2>
+        <case-history></case-history>
+      </consult-session>
+    `);
+    const history = session.querySelector<CaseHistory>('case-history')!;
+    await waitUntil(() => session.manager.status === 'error', 'the session cannot start');
+    await waitUntil(() => shadowText(history).includes('Try again'), 'the element offers to try again');
+    expect(session.querySelector('h2')!.assignedSlot, 'the partner’s heading stays').to.exist;
+    expect(session.shadowRoot!.querySelector('[part=notice]'), 'no notice over everything').to.equal(null);
+    await expect(session).to.be.accessible();
+    // Back online, trying again in the element signs in and shows the member's consultations.
+    offline = false;
+    const retry = [...history.shadowRoot!.querySelectorAll('button')].find((b) =>
+      b.textContent!.includes('Try again'),
+    )!;
+    retry.click();
+    await waitUntil(() => session.manager.status === 'ready', 'signed in on the second try');
+    await waitUntil(() => history.shadowRoot!.querySelectorAll('[part~=item]').length > 0, 'the list shows');
   });
 
   it("leaves the partner's own content in the page's direction for an Arabic member", async () => {

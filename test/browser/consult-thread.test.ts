@@ -151,7 +151,7 @@ describe('<consult-thread>', () => {
   });
 
   describe('when the consultation does not exist', () => {
-    it('says so in words, offers a retry and is accessible', async () => {
+    it('says so in words and the way back, offers no retry, and is accessible', async () => {
       const { element } = await inSession<ConsultThread>(html`<consult-thread></consult-thread>`);
       const errors: string[] = [];
       element.addEventListener('consult-error', (event) => errors.push(event.detail.code));
@@ -159,11 +159,13 @@ describe('<consult-thread>', () => {
       await waitUntil(() => $(element, '[role=alert]'), 'the error shows', { timeout: 5000 });
       expect(shadowText(element)).to.contain('This consultation could not be found');
       expect(shadowText(element)).not.to.contain('404');
+      expect(shadowText(element)).to.contain('Go back to your consultations');
+      expect(shadowText(element), 'trying again cannot find it').not.to.contain('Try again');
       expect($(element, '[part=base]')!.getAttribute('aria-busy')).to.equal('false');
       expect(errors).to.have.length(1);
       await expect(element).to.be.accessible();
 
-      // Try again with an id that exists: the retry loads it.
+      // Another id that exists loads.
       element.consultationId = 'cns_demo_alex_bp';
       await loaded(element);
       expect(shadowText(element)).to.contain('142/91');

@@ -11,13 +11,18 @@ import { styles } from './consult-session.styles.js';
  * @summary Signs the member in through the partner's proxy and gives the elements inside it their
  * session: one widget token, renewed before it expires, and one live event stream.
  *
+ * When the session cannot start, the content stays in place and each element inside says what
+ * went wrong and offers to try again. When it has ended (the member signed out, or it expired and
+ * could not be renewed), a notice says so in place of the content, with the partner's own way to
+ * sign in from the `signed-out` slot.
+ *
  * @slot - The elements that use the session.
- * @slot signed-out - Shown instead of a default notice when the session has ended.
+ * @slot signed-out - The partner's way to sign in (a link or a button), shown in the notice when the session has ended.
  *
  * @event session-expired - The session ended and could not be renewed; sign the member in again.
  *
- * @csspart notice - The notice shown when the session has ended or cannot be had.
- * @csspart retry-button - Its "try again" button.
+ * @csspart notice - The notice shown when the session has ended.
+ * @csspart retry-button - Its "Sign in again" button, after an expiry (not after signing out).
  */
 export class ConsultSession extends ConsultElement {
   static override styles = [...ConsultElement.styles, styles];
@@ -40,6 +45,7 @@ export class ConsultSession extends ConsultElement {
   manager: SessionManager = new SessionManager({ endpoint: this.endpoint });
 
   @state() private status: SessionStatus = 'idle';
+  @state() private endedBy?: 'expired' | 'signed-out' | 'refused';
 
   private readonly localize = new LocalizeController(this, 'session');
 
@@ -52,10 +58,11 @@ export class ConsultSession extends ConsultElement {
       event as CustomEvent<{ status: SessionStatus; reason?: 'expired' | 'signed-out' | 'refused' }>
     ).detail;
     const wasReady = this.status === 'ready';
+    this.endedBy = status === 'expired' ? (reason ?? (wasReady ? 'expired' : 'refused')) : undefined;
     // The content that had focus is about to be replaced by the notice: focus follows it there.
     const hadFocus = this.matches(':focus-within');
     this.status = status;
-    if (hadFocus && (status === 'expired' || status === 'error')) {
+    if (hadFocus && status === 'expired') {
       void this.updateComplete.then(() =>
         this.renderRoot.querySelector<HTMLElement>('[part~="notice"]')?.focus(),
       );
@@ -103,32 +110,33 @@ export class ConsultSession extends ConsultElement {
   }
 
   protected override render() {
-    const ended = this.status === 'expired' || this.status === 'error';
     // Only the session's own notice takes the member's direction: the partner's content inside keeps the page's.
+    if (this.status !== 'expired') return html`<div part="base"><slot></slot></div>`;
+    const signedOut = this.endedBy === 'signed-out';
     return html`<div part="base">
-      ${
-        ended
-          ? html`<slot name="signed-out">
-              <div
-                part="notice"
-                class="notice ${this.status === 'error' ? 'error' : 'warning'}"
-                role="alert"
-                tabindex="-1"
-                lang=${this.localize.language}
-                dir=${this.localize.dir}
-              >
-                <p>${this.status === 'error' ? this.localize.t('error') : this.localize.t('expired')}</p>
-                <button
+      <div
+        part="notice"
+        class="notice info"
+        role="alert"
+        tabindex="-1"
+        lang=${this.localize.language}
+        dir=${this.localize.dir}
+      >
+        <p>${signedOut ? this.localize.t('signedOut') : this.localize.t('expired')}</p>
+        <slot name="signed-out">
+          ${
+            signedOut
+              ? ''
+              : html`<button
                   part="retry-button"
                   type="button"
                   @click=${() => void this.manager.retry().catch(() => undefined)}
                 >
-                  ${this.localize.t('retry')}
-                </button>
-              </div>
-            </slot>`
-          : html`<slot></slot>`
-      }
+                  ${this.localize.t('signIn')}
+                </button>`
+          }
+        </slot>
+      </div>
     </div>`;
   }
 }

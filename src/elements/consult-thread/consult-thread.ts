@@ -352,10 +352,15 @@ export class ConsultThread extends SessionElement {
     if (this.#thread.status === TaskStatus.ERROR && !this.consultation) {
       const error = this.#thread.error;
       const notFound = error instanceof ApiError && error.status === 404;
-      return html`<div part="notice" class="notice error" role="alert" tabindex="-1">
-        <p>${notFound ? localize.t('notFound') : localize.t('loadFailed')}</p>
-        <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
-      </div>`;
+      // A consultation that does not exist will not appear by trying again: say so, with no retry.
+      return notFound
+        ? html`<div part="notice" class="notice info" role="alert" tabindex="-1">
+            <p>${localize.t('notFound')}</p>
+          </div>`
+        : html`<div part="notice" class="notice error" role="alert" tabindex="-1">
+            <p>${localize.t('loadFailed')}</p>
+            <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
+          </div>`;
     }
     return html`<p part="notice" class="notice">${localize.t('none')}</p>`;
   }

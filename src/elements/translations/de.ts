@@ -6,8 +6,9 @@ const de: Translation = {
   $dir: 'ltr',
   session: {
     expired: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an, um fortzufahren.',
-    error: 'Die Verbindung zum Beratungsdienst ist fehlgeschlagen.',
-    retry: 'Erneut versuchen',
+    signedOut:
+      'Sie haben sich abgemeldet. Melden Sie sich an, um Ihre Fragen an Ärztinnen und Ärzte zu sehen.',
+    signIn: 'Erneut anmelden',
   },
   answer: {
     imageOmitted: 'Bild nicht angezeigt',
@@ -76,7 +77,8 @@ const de: Translation = {
   },
   thread: {
     loading: 'Die Beratung wird geladen…',
-    notFound: 'Diese Beratung wurde nicht gefunden.',
+    notFound:
+      'Diese Beratung wurde nicht gefunden: Sie gehört vielleicht zu einem anderen Konto, oder der Link ist falsch. Wählen Sie eine andere aus Ihren Beratungen.',
     loadFailed: 'Die Beratung konnte nicht geladen werden.',
     retry: 'Erneut versuchen',
     none: 'Keine Beratung ausgewählt.',

@@ -8,8 +8,8 @@ const en = {
   $dir: 'ltr',
   session: {
     expired: 'Your session has ended. Please sign in again to continue.',
-    error: 'We could not connect to the consultation service.',
-    retry: 'Try again',
+    signedOut: 'You have signed out. Sign in to see your questions to a doctor.',
+    signIn: 'Sign in again',
   },
   answer: {
     imageOmitted: 'Image not shown',
@@ -74,7 +74,8 @@ const en = {
   },
   thread: {
     loading: 'Loading the consultation…',
-    notFound: 'This consultation could not be found.',
+    notFound:
+      'This consultation could not be found: it may belong to another account, or the link may be wrong. Go back to your consultations to choose another.',
     loadFailed: 'We could not load this consultation.',
     retry: 'Try again',
     none: 'No consultation is selected.',

@@ -6,8 +6,8 @@ const es: Translation = {
   $dir: 'ltr',
   session: {
     expired: 'Tu sesión ha terminado. Vuelve a iniciar sesión para continuar.',
-    error: 'No pudimos conectar con el servicio de consultas.',
-    retry: 'Reintentar',
+    signedOut: 'Ha cerrado la sesión. Inicie sesión para ver sus preguntas al médico.',
+    signIn: 'Volver a iniciar sesión',
   },
   answer: {
     imageOmitted: 'Imagen no mostrada',
@@ -96,7 +96,8 @@ const es: Translation = {
   },
   thread: {
     loading: 'Cargando la consulta…',
-    notFound: 'No se encontró esta consulta.',
+    notFound:
+      'No se encontró esta consulta: puede pertenecer a otra cuenta o el enlace puede ser incorrecto. Vuelva a sus consultas para elegir otra.',
     loadFailed: 'No pudimos cargar esta consulta.',
     retry: 'Reintentar',
     none: 'No hay ninguna consulta seleccionada.',

@@ -6,8 +6,8 @@ const fr: Translation = {
   $dir: 'ltr',
   session: {
     expired: 'Votre session a expiré. Veuillez vous reconnecter pour continuer.',
-    error: 'Impossible de se connecter au service de consultation.',
-    retry: 'Réessayer',
+    signedOut: 'Vous vous êtes déconnecté. Connectez-vous pour voir vos questions au médecin.',
+    signIn: 'Se reconnecter',
   },
   answer: {
     imageOmitted: 'Image non affichée',
@@ -96,7 +96,8 @@ const fr: Translation = {
   },
   thread: {
     loading: 'Chargement de la consultation…',
-    notFound: 'Cette consultation est introuvable.',
+    notFound:
+      'Cette consultation est introuvable : elle appartient peut-être à un autre compte, ou le lien est erroné. Revenez à vos consultations pour en choisir une autre.',
     loadFailed: 'Impossible de charger cette consultation.',
     retry: 'Réessayer',
     none: 'Aucune consultation sélectionnée.',

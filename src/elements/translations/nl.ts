@@ -6,8 +6,8 @@ const nl: Translation = {
   $dir: 'ltr',
   session: {
     expired: 'Uw sessie is verlopen. Log opnieuw in om verder te gaan.',
-    error: 'We konden geen verbinding maken met de consultatiedienst.',
-    retry: 'Opnieuw proberen',
+    signedOut: 'U bent afgemeld. Meld u aan om uw vragen aan een arts te zien.',
+    signIn: 'Opnieuw aanmelden',
   },
   answer: {
     imageOmitted: 'Afbeelding niet getoond',
@@ -72,7 +72,8 @@ const nl: Translation = {
   },
   thread: {
     loading: 'Het consult wordt geladen…',
-    notFound: 'Dit consult is niet gevonden.',
+    notFound:
+      'Dit consult is niet gevonden: het hoort misschien bij een ander account, of de link klopt niet. Ga terug naar uw consulten om een ander te kiezen.',
     loadFailed: 'We konden dit consult niet laden.',
     retry: 'Opnieuw proberen',
     none: 'Er is geen consult geselecteerd.',
