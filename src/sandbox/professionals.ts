@@ -96,7 +96,7 @@ If you notice swelling of the face or lips, a new rash, or difficulty breathing 
 If you take other medicines, or have kidney problems, ask your pharmacist before starting a supplement. Read more at [NHS: Vitamin D](https://www.nhs.uk/conditions/vitamins-and-minerals/vitamin-d/).`,
   },
   {
-    topic: /heart|chest|blood pressure|palpitation|cholesterol/i,
+    topic: /heart(?!burn)|chest|blood pressure|palpitation|cholesterol/i,
     professional: 1,
     answer: `Thank you for your question. Heart and blood pressure concerns deserve a careful look:
 
@@ -105,6 +105,50 @@ If you take other medicines, or have kidney problems, ask your pharmacist before
 3. **Book a check with your GP** to review the readings and, if needed, blood tests.
 
 Chest pain that spreads to the arm, jaw or back, or comes with breathlessness or sweating, is an emergency: call your local emergency number straight away. See also [British Heart Foundation](https://www.bhf.org.uk/informationsupport).`,
+  },
+  {
+    topic: /cough|cold|throat|flu|fever|temperature|sneez|congest|sinus/i,
+    professional: 0,
+    answer: `Thank you for your question. Most coughs, colds and sore throats are caused by viruses and get better on their own within one to three weeks:
+
+- **Rest and drink plenty of fluids**; warm drinks with honey can soothe a cough (not for children under one).
+- **Paracetamol or ibuprofen** can ease a fever, aches and a sore throat; follow the dose on the pack.
+- **Antibiotics do not help** with viral infections and can cause side effects.
+
+Please see a doctor if you have a fever above 39 °C for more than three days, a cough lasting over three weeks, chest pain, or if you cough up blood. See [NHS: Cough](https://www.nhs.uk/conditions/cough/).`,
+  },
+  {
+    topic: /headache|migraine|head hurts|head pain/i,
+    professional: 0,
+    answer: `Thank you for your question. Most headaches are tension headaches or migraines, and a few habits make them less frequent:
+
+1. **Drink enough water** and do not skip meals.
+2. **Keep regular sleep times**, and take breaks from screens.
+3. **Use simple pain relief** for no more than two or three days a week, so it does not cause rebound headaches.
+
+Get urgent help for a sudden, severe headache ("the worst ever"), a headache with a stiff neck, fever and rash, or with weakness, confusion or trouble speaking. More at [NHS: Headaches](https://www.nhs.uk/conditions/headaches/).`,
+  },
+  {
+    topic: /sleep|insomnia|waking up|tired|fatigue/i,
+    professional: 0,
+    answer: `Thank you for your question. Waking early and not getting back to sleep is very common, and it usually improves with a few changes:
+
+- **Get up at the same time every day**, weekends included, even after a poor night.
+- **If you are awake for more than 20 minutes, get up** and do something quiet in dim light until you feel sleepy.
+- **Avoid caffeine after midday and alcohol in the evening**; both break up sleep.
+
+If poor sleep lasts more than a month, or you feel low, anxious or very tired during the day, please book an appointment: treatments such as CBT for insomnia work well. See [NHS: Insomnia](https://www.nhs.uk/conditions/insomnia/).`,
+  },
+  {
+    topic: /stomach|belly|tummy|diarrh|vomit|nause|constipat|heartburn|reflux/i,
+    professional: 1,
+    answer: `Thank you for your question. Most stomach upsets settle within a few days:
+
+1. **Sip fluids often**: water, or oral rehydration solution if you have diarrhoea or are vomiting.
+2. **Eat small, plain meals** when you feel ready, and avoid alcohol, fatty and spicy food for a while.
+3. **For heartburn**, avoid eating in the three hours before bed and raise the head of the bed slightly.
+
+Please see a doctor if there is blood in your stool or vomit, severe or constant pain, signs of dehydration, or if symptoms last more than a week. See [NHS: Stomach ache](https://www.nhs.uk/conditions/stomach-ache/).`,
   },
 ];
 

@@ -109,11 +109,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
   };
 
+  /** Consultations the professionals have picked up, so that reading one again does not restart the work. */
+  const pickedUp = new Set<string>();
+
   /** In auto mode, a professional claims a new question and later answers it. */
   const scheduleProfessionals = (consultation: StoredConsultation): void => {
     const { mode, claimAfterMs, answerAfterMs } = core.professionals;
     if (mode !== 'auto') return;
     const id = consultation.consultationId;
+    pickedUp.add(id);
     clock.schedule(
       claimAfterMs,
       () => {
@@ -133,16 +137,29 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     );
   };
 
+  /**
+   * A seeded question that is still waiting is picked up when the member first opens it, so the
+   * demo's member watches it being claimed and answered instead of finding it answered already.
+   */
+  const consultationRead = (consultation: StoredConsultation): void => {
+    const waiting = consultation.questions.some((q) => q.answer === undefined);
+    if (waiting && consultation.status === 'open' && !pickedUp.has(consultation.consultationId)) {
+      scheduleProfessionals(consultation);
+    }
+  };
+
   const state: SandboxState = new SandboxState(
     clock,
     options.partnerName ?? 'Sandbox Health Partner',
     dispatcher,
     scheduleProfessionals,
+    consultationRead,
   );
 
   /** Picks up every question still waiting, for example after switching to auto mode. */
   const professionalsChanged = (): void => {
     clock.cancel('professionals');
+    pickedUp.clear();
     for (const consultation of state.consultations.values()) {
       const waiting = consultation.questions.some((q) => q.answer === undefined);
       if (waiting && consultation.status !== 'canceled' && consultation.status !== 'closed') {
@@ -162,7 +179,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     idempotencyRecords.clear();
     Object.assign(core.faults, NO_FAULTS);
     if (options.seed !== false) seedDemoData(state);
-    professionalsChanged();
+    // Seeded questions wait for the member to open them (see consultationRead).
+    clock.cancel('professionals');
+    pickedUp.clear();
   };
 
   const app = new Hono<SandboxEnv>();

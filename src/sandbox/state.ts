@@ -74,6 +74,8 @@ export class SandboxState {
     private readonly dispatcher: WebhookDispatcher,
     /** Called after a consultation gains an unanswered question (the professionals schedule work). */
     private readonly onQuestionAsked: (consultation: StoredConsultation) => void,
+    /** Called when a consultation is read through the API (the member opened it). */
+    private readonly onConsultationRead: (consultation: StoredConsultation) => void = () => undefined,
   ) {}
 
   clear(): void {
@@ -252,7 +254,9 @@ export class SandboxState {
   }
 
   getConsultation(consultationId: string): Consultation {
-    return this.presentConsultation(this.consultation(consultationId));
+    const consultation = this.consultation(consultationId);
+    this.onConsultationRead(consultation);
+    return this.presentConsultation(consultation);
   }
 
   addFollowUp(consultationId: string, question: string): Consultation {

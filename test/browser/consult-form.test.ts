@@ -220,6 +220,18 @@ describe('<consult-form>', () => {
         'Could it be my inhaler?',
       ]);
       await expect(form).to.be.accessible();
+
+      // Once the answers are there, "sent" has done its work and goes away.
+      const answered = oneEvent(form, 'consult-answered');
+      const reply = await backend.sandbox.fetch(
+        `/_sandbox/consultations/${event.detail.consultationId}/answer`,
+        { method: 'POST', body: JSON.stringify({ answer: 'Keep running, **gently**.' }) },
+      );
+      expect(reply.status).to.equal(200);
+      await answered;
+      await form.updateComplete;
+      expect(form.shadowRoot!.querySelector('#sent')).to.equal(null);
+      await expect(form).to.be.accessible();
     });
 
     it('sends from the keyboard and starts a new, empty form with "Ask another question"', async () => {

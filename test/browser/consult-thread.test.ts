@@ -116,6 +116,8 @@ describe('<consult-thread>', () => {
     );
     expect($(element, '[part=base]')!.getAttribute('aria-busy')).to.equal('true');
     expect(shadowText(element)).to.contain('Loading the consultation');
+    // Placeholders shaped like the content, hidden from assistive technology, which hears the words.
+    expect(element.shadowRoot!.querySelectorAll('[aria-hidden=true] .skeleton').length).to.be.greaterThan(2);
     await expect(element).to.be.accessible();
   });
 

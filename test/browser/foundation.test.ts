@@ -148,6 +148,22 @@ describe('the elements’ shared base', () => {
     });
   });
 
+  describe('fonts', () => {
+    it('uses the system UI font when the page sets none, and the page’s font when it does', async () => {
+      const holder = await fixture<HTMLDivElement>(
+        html`<div>
+          <consult-thread id="bare"></consult-thread>
+          <div style="font-family: Georgia, serif"><consult-thread id="styled"></consult-thread></div>
+          <consult-thread id="themed" style="--consult-font-family: 'Courier New'"></consult-thread>
+        </div>`,
+      );
+      const font = (id: string) => getComputedStyle(holder.querySelector(`#${id}`)!).fontFamily;
+      expect(font('bare')).to.match(/^system-ui/);
+      expect(font('styled')).to.equal('Georgia, serif');
+      expect(font('themed')).to.equal('"Courier New"');
+    });
+  });
+
   describe('define()', () => {
     it('registers a class already registered under another name as a second name', async () => {
       expect(customElements.get('case-history')).to.equal(CaseHistory);

@@ -92,10 +92,11 @@ const chatIn = (options: Parameters<typeof inSession>[1] = {}) =>
   inSession<NavigatorChat>(html`<navigator-chat></navigator-chat>`, options);
 
 /** A session for a member the test invents, answered by a scripted `fetch`. */
-function scriptedSession(reply: (message: string) => string): SessionManager {
+function scriptedSession(reply: (message: string) => string | string[]): SessionManager {
   const now = () => new Date().toISOString();
   const json = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  let sent = 0;
   const scripted: typeof fetch = async (input, init) => {
     const path = new URL(String(input instanceof Request ? input.url : input), location.href).pathname;
     if (CONVERSATIONS.test(path)) {
@@ -111,11 +112,17 @@ function scriptedSession(reply: (message: string) => string): SessionManager {
     }
     if (MESSAGES.test(path)) {
       const { message } = JSON.parse(String(init?.body)) as { message: string };
+      const answers = [reply(message)].flat();
       return json({
         conversationId: 'conv_scripted',
         messages: [
-          { messageId: 'msg_1', role: 'member', text: message, createdAt: now() },
-          { messageId: 'msg_2', role: 'navigator', text: reply(message), createdAt: now() },
+          { messageId: `msg_${++sent}`, role: 'member', text: message, createdAt: now() },
+          ...answers.map((text) => ({
+            messageId: `msg_${++sent}`,
+            role: 'navigator',
+            text,
+            createdAt: now(),
+          })),
         ],
       });
     }
@@ -396,6 +403,79 @@ describe('<navigator-chat>', () => {
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => replies(element).length === 3);
       expect(upstreamCalls(backend, 'POST', MESSAGES)).to.equal(2);
+    });
+  });
+
+  describe('as a conversation', () => {
+    const bubbles = (element: Element) => [...element.shadowRoot!.querySelectorAll<HTMLElement>('.message')];
+
+    it('shows the member’s bubbles in the primary colour and the navigator’s neutral', async () => {
+      const { element } = await chatIn();
+      await ask(element, GENERAL);
+      const [greeting, mine, reply] = bubbles(element);
+      const primary = getComputedStyle(part(element, 'send-button')!).backgroundColor;
+      expect(getComputedStyle(mine!).backgroundColor).to.equal(primary);
+      expect(getComputedStyle(greeting!).backgroundColor).not.to.equal(primary);
+      expect(getComputedStyle(reply!).backgroundColor).not.to.equal(primary);
+      expect(mine!.querySelector('time')!.textContent).to.equal('now');
+      expect(mine!.querySelector('time')!.title, 'the full date on hover').to.match(/\d{4}/);
+      await expect(element).to.be.accessible();
+    });
+
+    it('names the sender and the time once for messages that follow each other', async () => {
+      const element = await fixture<NavigatorChat>(
+        html`<navigator-chat
+          .session=${scriptedSession(() => ['First part.', 'Second part.'])}
+        ></navigator-chat>`,
+      );
+      await waitUntil(() => input(element), 'the composer shows');
+      await type(element, GENERAL);
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => shadowText(element).includes('Second part.'));
+      const [, first, second] = replies(element);
+      expect(first!.querySelector('.meta'), 'the first of the group is named').to.exist;
+      expect(second!.querySelector('.meta'), 'the next one is not').to.equal(null);
+      expect(second!.classList.contains('grouped')).to.equal(true);
+      expect(second!.textContent, 'still named for screen readers').to.contain('Health navigator');
+      await expect(element).to.be.accessible();
+    });
+
+    it('shows a cue while older messages are above the visible part of the log', async () => {
+      const long = Array.from({ length: 30 }, (_, i) => `Line ${i + 1}`).join('\n\n');
+      const element = await fixture<NavigatorChat>(
+        html`<navigator-chat .session=${scriptedSession(() => long)}></navigator-chat>`,
+      );
+      await waitUntil(() => input(element), 'the composer shows');
+      await type(element, GENERAL);
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => shadowText(element).includes('Line 30'));
+      const log = part(element, 'log')!;
+      log.scrollTop = log.scrollHeight;
+      log.dispatchEvent(new Event('scroll'));
+      await element.updateComplete;
+      expect(element.shadowRoot!.querySelector('.older')?.textContent).to.contain('Earlier messages');
+      log.scrollTop = 0;
+      log.dispatchEvent(new Event('scroll'));
+      await element.updateComplete;
+      expect(element.shadowRoot!.querySelector('.older')).to.equal(null);
+    });
+
+    it('says "Enter sends" only where there is a physical keyboard', async () => {
+      const original = window.matchMedia;
+      window.matchMedia = (query: string) =>
+        ({
+          ...original.call(window, query),
+          matches: query === '(pointer: fine)' ? false : original.call(window, query).matches,
+        }) as MediaQueryList;
+      try {
+        const { element } = await chatIn();
+        expect(shadowText(element)).not.to.contain('Enter sends');
+        expect(input(element).getAttribute('aria-describedby') ?? '').not.to.contain('key-hint');
+      } finally {
+        window.matchMedia = original;
+      }
+      const { element } = await chatIn();
+      expect(shadowText(element)).to.contain('Enter sends');
     });
   });
 

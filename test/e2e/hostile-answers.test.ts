@@ -93,8 +93,8 @@ describe('hostile answers under the demo’s strict CSP', () => {
     const threads = answered.size;
     await tab.waitForFunction(
       (count) =>
-        [...document.querySelectorAll('consult-thread')].filter(
-          (thread) => thread.shadowRoot?.querySelector('[part~=answer] p') !== null,
+        [...document.querySelectorAll('consult-thread')].filter((thread) =>
+          Boolean(thread.shadowRoot?.querySelector('[part~=answer] p')),
         ).length === count,
       threads,
       { timeout: 30_000 },

@@ -330,6 +330,28 @@ describe('automatic professionals and the clock', () => {
     assert.equal((await h.consultation('cns_demo_alex_vitamin')).status, 'resolved');
   });
 
+  it('in auto mode the seeded waiting question waits until the member opens it, then is worked on', async () => {
+    await sb.control('/professionals', { mode: 'auto', claimAfterMs: 1_000, answerAfterMs: 1_000 });
+    await sb.control('/reset');
+    // Time passes while nobody looks: the case list does not count as opening it.
+    await sb.control('/clock', { advanceMs: 10_000 });
+    const listed = await sb.call('GET', `/user/${alex}/case-history`);
+    const vitamin = ConsultationSchema.array()
+      .parse(listed.body)
+      .find((c) => c.consultationId === 'cns_demo_alex_vitamin');
+    assert.equal(vitamin?.status, 'open', 'still waiting for the member to watch');
+    // The member opens it: a professional claims it, then answers.
+    assert.equal((await h.consultation('cns_demo_alex_vitamin')).status, 'open');
+    await sb.control('/clock', { advanceMs: 1_000 });
+    const claimed = await h.consultation('cns_demo_alex_vitamin');
+    assert.equal(claimed.status, 'claimed');
+    assert.ok(claimed.questions[0]?.professional, 'the professional on the case is named');
+    await sb.control('/clock', { advanceMs: 1_000 });
+    const answered = await h.consultation('cns_demo_alex_vitamin');
+    assert.equal(answered.status, 'resolved');
+    assert.match(answered.questions[0]?.answer ?? '', /Vitamin D/, 'an answer on the topic asked');
+  });
+
   it('auto mode leaves canceled and closed consultations alone', async () => {
     await sb.control('/professionals', { mode: 'auto', claimAfterMs: 1_000, answerAfterMs: 1_000 });
     const { consultationId: canceled } = await h.create();

@@ -60,8 +60,17 @@ export const styles = css`
   .back {
     justify-self: start;
   }
-  .loading {
-    color: var(--_muted);
+  .placeholder {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .skeleton.short {
+    inline-size: 60%;
+  }
+  .skeleton.meta {
+    inline-size: 40%;
+    block-size: 0.75em;
+    margin-block-start: 0.25rem;
   }
   .notice button {
     margin-block-start: 0.75rem;

@@ -358,7 +358,21 @@ export class CaseHistory extends SessionElement {
         <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
       </div>`;
     }
-    if (!this.#loaded) return html`<p class="loading">${localize.t('loading')}</p>`;
+    if (!this.#loaded) {
+      // Rows shaped like the list to come; the words are for assistive technology.
+      return html`<div class="loading">
+        <p class="visually-hidden">${localize.t('loading')}</p>
+        <ul class="list" aria-hidden="true">
+          ${[0, 1, 2].map(
+            () =>
+              html`<li class="item placeholder">
+                <span class="skeleton"></span><span class="skeleton short"></span
+                ><span class="skeleton meta"></span>
+              </li>`,
+          )}
+        </ul>
+      </div>`;
+    }
     if (this.consultations.length === 0) {
       return html`<div part="empty" class="empty" tabindex="-1">
         <slot name="empty"><p class="notice">${localize.t('empty')}</p></slot>

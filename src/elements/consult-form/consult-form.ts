@@ -77,6 +77,8 @@ export class ConsultForm extends SessionElement {
   @state() private triedToSend = false;
   @state() private sendError?: 'failed' | 'network';
   /** A refusal from the service on send, which outranks what was read on load. */
+  /** The question just sent has its answer: the "sent" notice has done its work. */
+  @state() private answered = false;
   @state() private refused?: Exclude<Eligibility, 'eligible'>;
   @state() private submitted?: { consultationId: string };
   /** Text for the polite live region. */
@@ -433,7 +435,14 @@ export class ConsultForm extends SessionElement {
 
   #renderSubmitted(consultationId: string) {
     // The thread sits in this shadow root, where it cannot see a lang on <consult-session>.
-    return html`<p part="notice" id="sent" class="notice success" tabindex="-1">${this.localize.t('sent')}</p>
+    // "Sent" until the answer is there: then the answer speaks for itself.
+    return html`${
+        this.answered
+          ? nothing
+          : html`<p part="notice" id="sent" class="notice success" tabindex="-1">
+              ${this.localize.t('sent')}
+            </p>`
+      }
       ${this.#renderThread(consultationId)}
       <button type="button" class="ask-another" @click=${this.#askAnother}>
         ${this.localize.t('askAnother')}
@@ -444,6 +453,8 @@ export class ConsultForm extends SessionElement {
   #renderThread(consultationId: string): ConsultThread {
     if (this.#thread?.consultationId !== consultationId) {
       this.#thread = ConsultForm.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
+      this.answered = false;
+      this.#thread.addEventListener('consult-answered', () => (this.answered = true));
     }
     const thread = this.#thread;
     thread.setAttribute('consultation-id', consultationId);

@@ -153,8 +153,14 @@ export const styles = css`
   textarea[readonly] {
     background: var(--_surface-raised);
   }
-  .loading {
-    color: var(--_muted);
+  .skeleton.narrow {
+    inline-size: 30%;
+  }
+  .skeleton.short {
+    inline-size: 55%;
+  }
+  .reply.placeholder {
+    gap: 0.5rem;
   }
   .notice button {
     margin-block-start: 0.75rem;

@@ -348,7 +348,22 @@ export class ConsultThread extends SessionElement {
   #renderBody(loading: boolean): TemplateResult {
     const { localize } = this;
     if (this.consultation) return this.#renderConsultation(this.consultation);
-    if (loading) return html`<p class="loading">${localize.t('loading')}</p>`;
+    if (loading) {
+      // A question and an answer, shaped like the thread to come.
+      return html`<div class="loading">
+        <p class="visually-hidden">${localize.t('loading')}</p>
+        <div class="thread" aria-hidden="true">
+          <div class="item">
+            <span class="skeleton narrow"></span>
+            <span class="skeleton"></span>
+            <div class="reply placeholder">
+              <span class="skeleton narrow"></span><span class="skeleton"></span><span class="skeleton"></span
+              ><span class="skeleton short"></span>
+            </div>
+          </div>
+        </div>
+      </div>`;
+    }
     if (this.#thread.status === TaskStatus.ERROR && !this.consultation) {
       const error = this.#thread.error;
       const notFound = error instanceof ApiError && error.status === 404;

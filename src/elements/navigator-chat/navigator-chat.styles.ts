@@ -3,6 +3,8 @@ import { css } from 'lit';
 export const styles = css`
   :host {
     --_max-height: var(--consult-chat-max-height, 28rem);
+    --_bubble-padding: 0.625rem 0.875rem;
+    container-type: inline-size;
   }
   [part='base'] {
     display: flex;
@@ -32,27 +34,72 @@ export const styles = css`
     overflow-y: auto;
     overscroll-behavior: contain;
   }
-  .message {
-    max-inline-size: 85%;
-    padding: 0.5rem 0.75rem;
-    border-radius: var(--_radius);
-    border: 1px solid var(--_border);
+  /* Older messages are above: a cue that stays at the top of the log while it is scrolled. */
+  .older {
+    position: sticky;
+    inset-block-start: 0;
+    z-index: 1;
+    margin: 0;
+    display: flex;
+    justify-content: center;
+    pointer-events: none;
+  }
+  .older span {
+    padding: 0.125rem 0.75rem;
+    border-radius: 999px;
     background: var(--_surface-raised);
+    border: 1px solid var(--_border);
+    color: var(--_muted);
+    font-size: 0.8125em;
+    box-shadow: 0 2px 6px color-mix(in srgb, var(--_text) 15%, transparent);
+  }
+  /* Bubbles: the member's in the primary colour at the end, the navigator's neutral at the start. */
+  .message {
+    max-inline-size: min(85%, 40rem);
+    padding: var(--_bubble-padding);
+    border-radius: calc(var(--_radius) * 2);
+    border: 1px solid transparent;
+    background: var(--_surface-raised);
+  }
+  .message.grouped {
+    margin-block-start: -0.5rem;
   }
   .message.member {
     align-self: flex-end;
-    background: var(--_surface);
+    background: var(--_primary);
+    color: var(--_on-primary);
+    border-end-end-radius: 0.25rem;
+  }
+  .message.member .meta,
+  .message.member .sender,
+  .message.member .state {
+    color: inherit;
+  }
+  .message.member .meta {
+    opacity: 0.85;
   }
   .message.navigator {
     align-self: flex-start;
+    border-color: var(--_border);
+    border-end-start-radius: 0.25rem;
   }
   .message.urgent {
     border-color: var(--_danger);
     border-inline-start-width: 4px;
   }
   .message.failed {
+    background: var(--_surface);
+    color: var(--_text);
     border-color: var(--_danger);
     border-style: dashed;
+  }
+  @container (max-width: 30rem) {
+    :host {
+      --_bubble-padding: 0.5rem 0.625rem;
+    }
+    .message {
+      max-inline-size: 92%;
+    }
   }
   .meta {
     display: flex;

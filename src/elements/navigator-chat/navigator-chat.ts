@@ -10,7 +10,7 @@ import { SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
-import { LocalizeController } from '../shared/localize.js';
+import { LocalizeController, type Formatters } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
 import type { Eligibility, SessionManager } from '../shared/session.js';
 import { styles } from './navigator-chat.styles.js';
@@ -53,6 +53,34 @@ interface HandoffTarget extends Element {
 }
 
 type ComposerError = 'empty' | 'wait' | 'tooLong';
+
+/** Messages from one sender within this long of each other form a group under one name and time. */
+const GROUP_WINDOW_MS = 5 * 60_000;
+
+/** Whether `messages[index]` starts a group: another sender, or a pause since the one before. */
+function startsGroup(messages: readonly ChatMessage[], index: number): boolean {
+  const message = messages[index];
+  const before = messages[index - 1];
+  if (!message || !before || before.role !== message.role) return true;
+  return Math.abs(Date.parse(message.createdAt) - Date.parse(before.createdAt)) > GROUP_WINDOW_MS;
+}
+
+/** "now", "5 minutes ago", then the time of day, then the date: as messengers tell it. */
+function whenSent(iso: string, now: number, format: Formatters): string {
+  const sent = Date.parse(iso);
+  if (Number.isNaN(sent)) return '';
+  const minutes = Math.round((now - sent) / 60_000);
+  if (minutes < 1) return format.relative.format(0, 'second');
+  if (minutes < 60) return format.relative.format(-minutes, 'minute');
+  return new Date(sent).toDateString() === new Date(now).toDateString()
+    ? format.time(iso)
+    : format.dateTime(iso);
+}
+
+/** A keyboard with keys (a fine pointer, as on a desktop or laptop) rather than a phone's on-screen one. */
+export function hasPhysicalKeyboard(): boolean {
+  return typeof matchMedia !== 'function' || matchMedia('(pointer: fine)').matches;
+}
 
 /**
  * @summary A chat with the health navigator: general health guidance, and a hand-over to a doctor's
@@ -97,6 +125,12 @@ export class NavigatorChat extends SessionElement {
   @state() private composerError?: ComposerError;
   @state() private restored = false;
   @state() private handoff?: { key: string; handedTo: 'consult-form' | 'none' };
+  /** The log is scrolled down: older messages are above what the member sees. */
+  @state() private olderAbove = false;
+  /** The clock relative times are told against; moves on every minute while messages are shown. */
+  #now = Date.now();
+  #clock: ReturnType<typeof setInterval> | undefined;
+
   /** The member's plan, checked when the navigator first suggests a doctor; no offer without one. */
   @state() private eligibility?: Eligibility | 'unknown';
 
@@ -133,6 +167,19 @@ export class NavigatorChat extends SessionElement {
     super.willUpdate(changed);
     // Another member (or none): nothing of the previous member's conversation stays on screen (S16).
     if (this.user?.id !== this.#memberId) this.#startOver(this.user?.id);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#clock = setInterval(() => {
+      this.#now = Date.now();
+      if (this.messages.length) this.requestUpdate();
+    }, 60_000);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.#clock);
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -423,11 +470,17 @@ export class NavigatorChat extends SessionElement {
         aria-relevant="additions"
         aria-label=${t.t('logLabel')}
         tabindex=${this.messages.length ? '0' : '-1'}
+        @scroll=${this.#onScroll}
       >
+        ${
+          this.olderAbove
+            ? html`<p class="older" aria-hidden="true"><span>${t.t('earlier')}</span></p>`
+            : nothing
+        }
         ${repeat(
           this.messages,
           (m) => m.key,
-          (m) => this.#renderMessage(m, format.dateTime),
+          (m, index) => this.#renderMessage(m, startsGroup(this.messages, index), format),
         )}
       </div>
       <div role="status">
@@ -469,18 +522,36 @@ export class NavigatorChat extends SessionElement {
     </div>`;
   }
 
-  #renderMessage(m: ChatMessage, dateTime: (value: string) => string) {
+  /** Older messages are above the visible part of the log: a cue says so. */
+  #onScroll = (event: Event): void => {
+    const olderAbove = (event.target as HTMLElement).scrollTop > 8;
+    if (olderAbove !== this.olderAbove) this.olderAbove = olderAbove;
+  };
+
+  #renderMessage(m: ChatMessage, firstOfGroup: boolean, format: Formatters) {
     const t = this.localize;
     const fromNavigator = m.role === 'navigator';
     const handoff = this.handoff?.key === m.key ? this.handoff.handedTo : undefined;
     return html`<div
       part="message"
-      class=${classMap({ message: true, [m.role]: true, urgent: Boolean(m.urgent), failed: m.status === 'failed' })}
+      class=${classMap({
+        message: true,
+        [m.role]: true,
+        grouped: !firstOfGroup,
+        urgent: Boolean(m.urgent),
+        failed: m.status === 'failed',
+      })}
     >
-      <p class="meta">
-        <span class="sender">${fromNavigator ? t.t('navigator') : t.t('you')}</span>
-        <time datetime=${m.createdAt}>${dateTime(m.createdAt)}</time>
-      </p>
+      ${
+        firstOfGroup
+          ? html`<p class="meta">
+              <span class="sender">${fromNavigator ? t.t('navigator') : t.t('you')}</span>
+              <time datetime=${m.createdAt} title=${format.dateTime(m.createdAt)}
+                >${whenSent(m.createdAt, this.#now, format)}</time
+              >
+            </p>`
+          : html`<p class="visually-hidden">${fromNavigator ? t.t('navigator') : t.t('you')}</p>`
+      }
       ${m.urgent ? html`<p class="urgent-label">${t.t('urgent')}</p>` : nothing}
       ${
         fromNavigator
@@ -534,7 +605,13 @@ export class NavigatorChat extends SessionElement {
     const length = this.draft.length;
     const over = length - MAX_LENGTH;
     const counted = length >= WARN_LENGTH;
-    const describedBy = ['key-hint', counted ? 'count' : '', this.composerError ? 'composer-error' : '']
+    // "Enter sends" is advice for a physical keyboard; a phone's keyboard has its own send key.
+    const keyboard = hasPhysicalKeyboard();
+    const describedBy = [
+      keyboard ? 'key-hint' : '',
+      counted ? 'count' : '',
+      this.composerError ? 'composer-error' : '',
+    ]
       .filter(Boolean)
       .join(' ');
     const error =
@@ -567,7 +644,7 @@ export class NavigatorChat extends SessionElement {
         ${t.t('send')}
       </button>
       <div class="composer-notes">
-        <p id="key-hint">${t.t('keyHint')}</p>
+        ${keyboard ? html`<p id="key-hint">${t.t('keyHint')}</p>` : nothing}
         ${
           counted
             ? html`<p id="count" class=${over > 0 ? 'error' : ''}>

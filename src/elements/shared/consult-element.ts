@@ -160,10 +160,25 @@ export class ConsultElement extends LitElement implements LocalizedHost {
     return undefined;
   }
 
+  readonly #internals = this.attachInternals();
+
   override connectedCallback(): void {
     super.connectedCallback();
     connected.add(this);
     watchLanguages();
+    this.#useSystemFontIfPageHasNone();
+  }
+
+  /**
+   * A page that sets no font leaves the browser's default serif (Times): the elements then use the
+   * system's UI font. A page font, or `--consult-font-family`, is always kept.
+   */
+  #useSystemFontIfPageHasNone(): void {
+    const states = this.#internals.states as Set<string> | undefined;
+    if (!states) return;
+    states.delete('system-font');
+    if (/^(?:"?times(?: new roman)?"?|serif)$/i.test(getComputedStyle(this).fontFamily.trim()))
+      states.add('system-font');
   }
 
   override disconnectedCallback(): void {

@@ -1,7 +1,7 @@
 /**
  * Addresses shown to members: only `https:` links are followed, and what a link or a file name
- * says cannot be turned around by Unicode bidirectional controls (`report‮fdp.exe` posing as
- * `report.exe.pdf`).
+ * says cannot be turned around by Unicode bidirectional controls (`report`, U+202E, `fdp.exe` posing
+ * as `reportexe.pdf`).
  */
 
 /** U+202A–U+202E (embeddings and overrides) and U+2066–U+2069 (isolates). */

@@ -156,6 +156,8 @@ export function directionOf(locale: string): 'ltr' | 'rtl' {
 export interface Formatters {
   date(value: string | number | Date): string;
   dateTime(value: string | number | Date): string;
+  /** The time of day, for today's messages. */
+  time(value: string | number | Date): string;
   number(value: number): string;
   plural(value: number): Intl.LDMLPluralRule;
   list(items: string[]): string;
@@ -170,6 +172,7 @@ export function formatters(code: string): Formatters {
   if (!cached) {
     const date = new Intl.DateTimeFormat(code, { dateStyle: 'medium' });
     const dateTime = new Intl.DateTimeFormat(code, { dateStyle: 'medium', timeStyle: 'short' });
+    const time = new Intl.DateTimeFormat(code, { timeStyle: 'short' });
     const number = new Intl.NumberFormat(code);
     const plural = new Intl.PluralRules(code);
     const list = new Intl.ListFormat(code, { type: 'conjunction' });
@@ -177,6 +180,7 @@ export function formatters(code: string): Formatters {
     cached = {
       date: (value) => date.format(new Date(value)),
       dateTime: (value) => dateTime.format(new Date(value)),
+      time: (value) => time.format(new Date(value)),
       number: (value) => number.format(value),
       plural: (value) => plural.select(value),
       list: (items) => list.format(items),

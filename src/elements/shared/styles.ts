@@ -31,6 +31,21 @@ export const hostStyles = css`
     font-size: var(--_font-size);
     line-height: 1.5;
   }
+  /* The page sets no font of its own (the browser's default serif): the system's UI font instead. */
+  :host(:state(system-font)) {
+    font-family: var(
+      --consult-font-family,
+      system-ui,
+      -apple-system,
+      'Segoe UI',
+      Roboto,
+      'Noto Sans',
+      'Noto Sans Arabic',
+      'Helvetica Neue',
+      Arial,
+      sans-serif
+    );
+  }
   :host([theme='light']) {
     --consult-color-scheme: light;
   }
@@ -90,17 +105,82 @@ export const hostStyles = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
+  /*
+   * Notices, one style for every element, told apart by kind: info (the default), success,
+   * warning (the emergency advice among them) and error. The icon is drawn with CSS alone, so it
+   * loads nothing and no Content Security Policy can object; its glyph is hidden from assistive
+   * technology, which hears the words.
+   */
   .notice {
-    padding: 0.75rem 1rem;
+    --_kind: var(--_primary);
+    position: relative;
+    padding-block: 0.75rem;
+    padding-inline: 2.75rem 1rem;
     border-radius: var(--_radius);
-    background: var(--_surface-raised);
-    border-inline-start: 4px solid var(--_primary);
+    border: 1px solid color-mix(in srgb, var(--_kind) 35%, transparent);
+    border-inline-start: 4px solid var(--_kind);
+    background: color-mix(in srgb, var(--_kind) 7%, var(--_surface));
   }
-  .notice.error {
-    border-inline-start-color: var(--_danger);
+  .notice::before {
+    content: 'i' / '';
+    position: absolute;
+    inset-inline-start: 0.85rem;
+    inset-block-start: calc(0.75rem + 0.125em);
+    inline-size: 1.25rem;
+    block-size: 1.25rem;
+    border-radius: 50%;
+    background: var(--_kind);
+    color: var(--_surface);
+    font:
+      700 0.8rem/1.25rem system-ui,
+      sans-serif;
+    text-align: center;
+  }
+  .notice.success {
+    --_kind: var(--_success);
+  }
+  .notice.success::before {
+    content: '✓' / '';
   }
   .notice.warning {
-    border-inline-start-color: var(--_warning);
+    --_kind: var(--_warning);
+  }
+  .notice.error {
+    --_kind: var(--_danger);
+  }
+  .notice:is(.warning, .error)::before {
+    content: '!' / '';
+  }
+  .notice.warning::before {
+    border-radius: 0.2rem;
+  }
+  /* Loading placeholders shaped like what they stand for; still when motion is not wanted. */
+  .skeleton {
+    display: block;
+    block-size: 0.9em;
+    border-radius: 0.25rem;
+    background:
+      linear-gradient(90deg, transparent, color-mix(in srgb, var(--_surface) 60%, transparent), transparent) 0
+        0 / 200% 100% no-repeat,
+      var(--_surface-raised);
+    animation: consult-shimmer 1.4s ease-in-out infinite;
+  }
+  @keyframes consult-shimmer {
+    from {
+      background-position:
+        150% 0,
+        0 0;
+    }
+    to {
+      background-position:
+        -50% 0,
+        0 0;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .skeleton {
+      animation: none;
+    }
   }
   .badge {
     display: inline-block;

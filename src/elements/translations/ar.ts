@@ -176,6 +176,7 @@ const ar: Translation = {
     handedOver: 'أصبحت رسالتك الآن في نموذج السؤال.',
     noForm: 'لا يوجد نموذج أسئلة في هذه الصفحة. يمكنك سؤال طبيب من قسم الاستشارات في هذا الموقع.',
     inputLabel: 'رسالة إلى المرشد الصحي',
+    earlier: 'رسائل سابقة',
     keyHint: 'اضغط Enter للإرسال، وShift+Enter لبدء سطر جديد.',
     send: 'إرسال',
     charactersLeft: {

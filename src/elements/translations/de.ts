@@ -140,6 +140,7 @@ const de: Translation = {
     noForm:
       'Auf dieser Seite gibt es kein Frageformular. Eine ärztliche Frage können Sie im Bereich „Beratungen“ dieser Website stellen.',
     inputLabel: 'Nachricht an den Gesundheitslotsen',
+    earlier: 'Frühere Nachrichten',
     keyHint: 'Eingabetaste sendet, Umschalt+Eingabetaste beginnt eine neue Zeile.',
     send: 'Senden',
     charactersLeft: { one: 'Noch {count} Zeichen', other: 'Noch {count} Zeichen' },

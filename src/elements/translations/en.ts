@@ -135,6 +135,7 @@ const en = {
     noForm:
       'There is no question form on this page. You can ask a doctor from the consultations section of this site.',
     inputLabel: 'Message to the health navigator',
+    earlier: 'Earlier messages',
     keyHint: 'Enter sends, Shift+Enter starts a new line.',
     send: 'Send',
     charactersLeft: { one: '{count} character left', other: '{count} characters left' },

@@ -158,6 +158,7 @@ const es: Translation = {
     noForm:
       'No hay ningún formulario de preguntas en esta página. Puedes consultar a un médico desde la sección de consultas de este sitio.',
     inputLabel: 'Mensaje para el asistente de salud',
+    earlier: 'Mensajes anteriores',
     keyHint: 'Intro envía; Mayús+Intro añade una línea nueva.',
     send: 'Enviar',
     charactersLeft: {

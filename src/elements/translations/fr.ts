@@ -161,6 +161,7 @@ const fr: Translation = {
     noForm:
       'Il n’y a pas de formulaire de question sur cette page. Vous pouvez interroger un médecin depuis la rubrique consultations de ce site.',
     inputLabel: 'Message à l’assistant santé',
+    earlier: 'Messages précédents',
     keyHint: 'Entrée pour envoyer, Maj+Entrée pour aller à la ligne.',
     send: 'Envoyer',
     charactersLeft: {

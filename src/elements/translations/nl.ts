@@ -134,6 +134,7 @@ const nl: Translation = {
     noForm:
       'Er staat geen vragenformulier op deze pagina. U kunt een arts een vraag stellen via het onderdeel consulten van deze site.',
     inputLabel: 'Bericht aan de gezondheidsgids',
+    earlier: 'Eerdere berichten',
     keyHint: 'Enter verstuurt, Shift+Enter begint een nieuwe regel.',
     send: 'Verzenden',
     charactersLeft: { one: 'Nog {count} teken', other: 'Nog {count} tekens' },
