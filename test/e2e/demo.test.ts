@@ -147,6 +147,9 @@ describe('the demo portal in Chromium', () => {
     await page.locator('#member').selectOption('sam');
     await page.locator('#sign-in button[type=submit]').click();
     await page.getByText('Northwind Plus plan').waitFor({ timeout: 10_000 });
+    // Nothing on Sam's page says doctor questions are part of the plan he does not have.
+    const pageText = await page.evaluate(() => document.body.innerText);
+    assert.doesNotMatch(pageText, /included in your/i);
 
     await page.locator('#member').selectOption('noor');
     await page.locator('#sign-in button[type=submit]').click();

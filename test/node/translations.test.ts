@@ -113,7 +113,7 @@ describe('translate()', () => {
 
   it('loads every built-in language in Node', () => {
     for (const code of LANGUAGES) assert.ok(isLoaded(code), `${code} is not loaded`);
-    assert.equal(translate('de', 'session', 'retry'), 'Erneut versuchen');
+    assert.equal(translate('de', 'session', 'signIn'), 'Erneut anmelden');
   });
 
   it('chooses French "one" for 0 and 1, "other" from 2', () => {

@@ -93,8 +93,9 @@ export const styles = css`
     border-color: var(--_danger);
     border-style: dashed;
   }
+  /* The host is the container: only what is inside it can answer to its width. */
   @container (max-width: 30rem) {
-    :host {
+    [part='base'] {
       --_bubble-padding: 0.5rem 0.625rem;
     }
     .message {

@@ -26,6 +26,8 @@ export const hostStyles = css`
 
     display: block;
     box-sizing: border-box;
+    /* Text and its background come from the same scheme: a dark element on a light page stays readable. */
+    background: var(--_surface);
     color: var(--_text);
     font-family: var(--consult-font-family, inherit);
     font-size: var(--_font-size);
