@@ -29,6 +29,7 @@ export default tseslint.config(
     files: [
       'src/**/node.ts',
       'src/**/cli.ts',
+      'src/admin/**',
       'src/**/*.node.ts',
       'scripts/**',
       'demo/server.ts',
