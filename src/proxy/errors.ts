@@ -6,7 +6,7 @@ import { ProblemError } from '../server/problems.js';
  * internals (SECURITY.md S17). Codes the elements act on (the question cap, a closed case, no
  * subscription) pass through.
  */
-const PASS_THROUGH: Record<string, { status: 403 | 409; title: string; detail: string }> = {
+const PASS_THROUGH = {
   question_limit_reached: {
     status: 409,
     title: 'Question limit reached',
@@ -23,7 +23,13 @@ const PASS_THROUGH: Record<string, { status: 403 | 409; title: string; detail: s
     detail: 'An active subscription is needed to ask a doctor.',
   },
   user_inactive: { status: 403, title: 'Account inactive', detail: 'This account is not active.' },
-};
+} satisfies Record<string, { status: 403 | 409; title: string; detail: string }>;
+
+/** One of the refusals the elements act on, in the proxy's own words (the same as when the upstream refuses). */
+export function refusal(code: keyof typeof PASS_THROUGH): ProblemError {
+  const { status, title, detail } = PASS_THROUGH[code];
+  return new ProblemError(status, code, title, detail);
+}
 
 export function fromUpstream(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
@@ -51,7 +57,9 @@ export function fromUpstream(error: unknown): ProblemError {
       'The consultation service could not be reached.',
     );
   }
-  const known = PASS_THROUGH[error.code];
+  const known = (PASS_THROUGH as Record<string, (typeof PASS_THROUGH)[keyof typeof PASS_THROUGH]>)[
+    error.code
+  ];
   if (known) return new ProblemError(known.status, error.code, known.title, known.detail);
   switch (error.status) {
     case 400:

@@ -16,7 +16,7 @@ interface Outcome {
 const TTL_MS = 24 * 60 * 60 * 1000;
 const inFlight = new WeakMap<ProxyCore, Map<string, { fingerprint: string; outcome: Promise<Outcome> }>>();
 
-async function sha256Hex(text: string): Promise<string> {
+export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

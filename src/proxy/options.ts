@@ -12,6 +12,8 @@ export interface Member {
   language?: string;
   /** ISO 3166-1 alpha-2 country whose professionals should answer. */
   physicianCountry?: string;
+  /** Whether the service notifies the member itself (e-mail, text) when a question is answered. */
+  shouldNotify?: boolean;
 }
 
 export interface ProxyLimits {

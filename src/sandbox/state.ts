@@ -16,11 +16,12 @@ import {
   type Subscription,
   type UpdateUserRequest,
   type User,
+  type UserStatus,
   type Webhook,
   type WebhookEventType,
 } from '../client/types.js';
 import type { SandboxClock } from './clock.js';
-import { navigatorGreeting, navigatorRespond } from './navigator.js';
+import { navigatorGreeting, navigatorRespond, type NavigatorResponse } from './navigator.js';
 import { notFound, ProblemError } from '../server/problems.js';
 import { answerFor, professionalFor } from './professionals.js';
 import {
@@ -78,7 +79,11 @@ export class SandboxState {
     private readonly onConsultationRead: (consultation: StoredConsultation) => void = () => undefined,
   ) {}
 
+  /** Replies the navigator gives next, before its own rules (`POST /_sandbox/navigator/replies`). */
+  navigatorReplies: NavigatorResponse[] = [];
+
   clear(): void {
+    this.navigatorReplies = [];
     for (const map of [
       this.users,
       this.consultations,
@@ -235,6 +240,24 @@ export class SandboxState {
     const subscription = this.subscriptions.get(subscriptionId);
     if (!subscription || subscription.userId !== userId) throw notFound('subscription', subscriptionId);
     return subscription;
+  }
+
+  /** Sandbox control: the subscription ends now, canceled (with `canceledAt`) or run out. */
+  endSubscription(subscriptionId: string, how: 'cancel' | 'expire'): Subscription {
+    const subscription = this.subscriptions.get(subscriptionId);
+    if (!subscription) throw notFound('subscription', subscriptionId);
+    const now = this.clock.now();
+    if (how === 'cancel') subscription.canceledAt = this.clock.nowIso();
+    // Ended a moment ago, so it is no longer active now.
+    subscription.end = Math.min(subscription.end, now - 1);
+    if (subscription.start > subscription.end) subscription.start = subscription.end;
+    return this.presentSubscription(subscription);
+  }
+
+  /** Sandbox control: a user's account becomes active, pending activation or deactivated. */
+  setUserStatus(userId: string, status: UserStatus): User {
+    this.#user(userId).userStatus = status;
+    return this.getUser(userId);
   }
 
   // Consultations (operations 11–14) and their lifecycle (DESIGN.md 3).
@@ -443,7 +466,8 @@ export class SandboxState {
     if (!conversation) throw notFound('conversation', conversationId);
     const createdAt = this.clock.nowIso();
     // The navigator answers in the member's language.
-    const reply = navigatorRespond(text, this.users.get(conversation.userId)?.language);
+    const reply =
+      this.navigatorReplies.shift() ?? navigatorRespond(text, this.users.get(conversation.userId)?.language);
     const added: NavigatorMessage[] = [
       { messageId: newId('msg'), role: 'member', text, createdAt },
       {

@@ -678,3 +678,99 @@ describe('faults, reset and the request log', () => {
     assert.ok(!log.some((r) => r.path === '/_sandbox/requests'), 'reading the log is not logged');
   });
 });
+
+describe("controls that change a member's world", () => {
+  let sb: TestSandbox;
+  before(async () => {
+    sb = await startTestSandbox();
+  });
+  beforeEach(async () => {
+    await sb.control('/reset');
+  });
+  after(async () => {
+    await sb.close();
+  });
+
+  const active = async (userId: string) =>
+    (
+      (await sb.call('GET', `/user/${userId}/subscriptions`)).body as {
+        subscriptionId: string;
+        active: number;
+      }[]
+    )
+      .filter((s) => s.active === 1)
+      .map((s) => s.subscriptionId);
+
+  it('cancels a subscription now: no longer active, with canceledAt', async () => {
+    assert.deepEqual(await active(alex), ['sub_demo_alex_2026']);
+    const canceled = await sb.control('/subscriptions/sub_demo_alex_2026/cancel');
+    assert.equal(canceled.active, 0);
+    assert.ok(canceled.canceledAt);
+    assert.deepEqual(await active(alex), []);
+    // And the member may no longer ask.
+    const refused = await sb.call('POST', '/consultation', {
+      body: { userId: alex, questions: ['Still covered?'] },
+    });
+    assert.equal(refused.status, 403);
+  });
+
+  it('expires a subscription now, without canceledAt', async () => {
+    const expired = await sb.control('/subscriptions/sub_demo_noor_2026/expire');
+    assert.equal(expired.active, 0);
+    assert.equal(expired.canceledAt, undefined);
+    assert.deepEqual(await active(noor), []);
+  });
+
+  it('sets a user’s status, which the service then enforces', async () => {
+    const user = await sb.control(`/users/${alex}/status`, { status: 'deactivatedUser' });
+    assert.equal(user.userStatus, 'deactivatedUser');
+    const refused = await sb.call('POST', '/consultation', { body: { userId: alex, questions: ['Hello?'] } });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'user_inactive');
+    await sb.control(`/users/${alex}/status`, { status: 'activeUser' });
+    const allowed = await sb.call('POST', '/consultation', { body: { userId: alex, questions: ['Hello?'] } });
+    assert.equal(allowed.status, 201);
+  });
+
+  it('queues the navigator’s next replies, then its own rules answer again', async () => {
+    await sb.control('/navigator/replies', { text: 'Injected **reply**.', suggestsDoctor: true });
+    const conversation = (
+      await sb.call('POST', `/v2/health-navigator/users/${alex}/conversations`, { body: {} })
+    ).body as { conversationId: string };
+    const send = async (message: string) =>
+      (
+        (
+          await sb.call('POST', '/v2/health-navigator/messages', {
+            body: { conversationId: conversation.conversationId, message },
+          })
+        ).body as { messages: { role: string; text: string; suggestsDoctor?: boolean }[] }
+      ).messages[1]!;
+    const injected = await send('How much exercise should I get?');
+    assert.equal(injected.text, 'Injected **reply**.');
+    assert.equal(injected.suggestsDoctor, true);
+    const own = await send('How much exercise should I get?');
+    assert.match(own.text, /150 minutes/);
+  });
+
+  it('refuses controls with bad input or unknown records, naming what is wrong', async () => {
+    const badStatus = await sb.call('POST', `/_sandbox/users/${alex}/status`, {
+      body: { status: 'asleep' },
+      token: null,
+    });
+    assertProblem(badStatus, 400, 'invalid_request', ['status']);
+    const unknownUser = await sb.call('POST', '/_sandbox/users/usr_nobody/status', {
+      body: { status: 'activeUser' },
+      token: null,
+    });
+    assert.equal(unknownUser.status, 404);
+    const unknownSubscription = await sb.call('POST', '/_sandbox/subscriptions/sub_nothing/cancel', {
+      token: null,
+    });
+    assert.equal(unknownSubscription.status, 404);
+    const emptyReply = await sb.call('POST', '/_sandbox/navigator/replies', {
+      body: { text: '' },
+      token: null,
+    });
+    assertProblem(emptyReply, 400, 'invalid_request', ['text']);
+  });
+});

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import { ProblemError } from '../../server/problems.js';
 import { parseWith, readJson } from '../../server/validation.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
-import { fromUpstream, notYours } from '../errors.js';
+import { FINAL_CONSULTATION_STATUSES, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
+import { fromUpstream, notYours, refusal } from '../errors.js';
 import { once } from '../idempotency.js';
 import { member, requireMember } from '../middleware.js';
 import {
@@ -179,9 +180,15 @@ export function memberRoutes(core: ProxyCore) {
       const request = await body(c, BrowserFollowUp);
       const consultation = await ownConsultation(c);
       const id = consultation.consultationId;
-      return createOnce(c, `followUp:${id}`, request, 200, async (options) =>
-        view(ConsultationView, await upstream.addConsultationFollowUp(id, request, options)),
-      );
+      return createOnce(c, `followUp:${id}`, request, 200, async (options) => {
+        // The proxy has just read the case: a fourth question, or one on an ended case, is refused
+        // here in the upstream's own words, without asking it. A repeat of a follow-up that was
+        // already made never gets here: its recorded answer is given again.
+        if (FINAL_CONSULTATION_STATUSES.includes(consultation.status)) throw refusal('consultation_closed');
+        if (consultation.questions.length >= MAX_QUESTIONS_PER_CONSULTATION)
+          throw refusal('question_limit_reached');
+        return view(ConsultationView, await upstream.addConsultationFollowUp(id, request, options));
+      });
     })
     .get('/user/:userId/case-history', auth, async (c) => {
       const userId = ownUserId(c);

@@ -8,6 +8,7 @@ import type { User } from '../../client/types.js';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { fromUpstream } from '../errors.js';
+import { sha256Hex } from '../idempotency.js';
 import { limitPerAddress } from '../middleware.js';
 import type { Member } from '../options.js';
 import { MemberView } from '../schemas.js';
@@ -42,8 +43,10 @@ export function sessionRoutes(core: ProxyCore) {
             ...(member.phone ? { phone: member.phone } : {}),
             ...(member.language ? { language: member.language } : {}),
             ...(member.physicianCountry ? { physicianCountry: member.physicianCountry } : {}),
+            ...(member.shouldNotify !== undefined ? { shouldNotify: member.shouldNotify } : {}),
           },
-          { signal, idempotencyKey: `create-member-${member.uniqueId}`.slice(0, 128) },
+          // A digest of the whole id: unique per member whatever its length or characters.
+          { signal, idempotencyKey: `create-member-${await sha256Hex(member.uniqueId)}` },
         );
       } catch (error) {
         // Two first sessions at once: the other one created the user.
