@@ -9,6 +9,7 @@
  * its own strings or languages, and `whenLoaded` to wait for an element's code.
  */
 import type { CaseHistory } from './elements/case-history/case-history.js';
+import type { ConsultAccess } from './elements/consult-access/consult-access.js';
 import type { ConsultForm } from './elements/consult-form/consult-form.js';
 import type { ConsultSession } from './elements/consult-session/consult-session.js';
 import type { ConsultThread } from './elements/consult-thread/consult-thread.js';
@@ -39,6 +40,8 @@ export const ELEMENTS: Readonly<Record<string, Loader>> = {
     import('./elements/consult-thread/consult-thread.js').then((module) => module.ConsultThread),
   'navigator-chat': () =>
     import('./elements/navigator-chat/navigator-chat.js').then((module) => module.NavigatorChat),
+  'consult-access': () =>
+    import('./elements/consult-access/consult-access.js').then((module) => module.ConsultAccess),
 };
 
 const started = new Map<string, Promise<CustomElementConstructor>>();
@@ -88,5 +91,6 @@ declare global {
     'consult-form': ConsultForm;
     'case-history': CaseHistory;
     'navigator-chat': NavigatorChat;
+    'consult-access': ConsultAccess;
   }
 }

@@ -10,6 +10,7 @@ export { ConsultForm } from './elements/consult-form/consult-form.js';
 export { CaseHistory } from './elements/case-history/case-history.js';
 export { ConsultThread } from './elements/consult-thread/consult-thread.js';
 export { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
+export { ConsultAccess, type AccessState } from './elements/consult-access/consult-access.js';
 export { ConsultElement, SessionElement } from './elements/shared/consult-element.js';
 export {
   SessionManager,

@@ -75,6 +75,14 @@ describe('the elements’ design', () => {
     }
   }
 
+  it('paints each element’s own background, but leaves the partner’s content in the session on the page’s', async () => {
+    const { session, element } = await inSession<HTMLElement>(
+      html`<consult-form theme="dark"></consult-form>`,
+    );
+    expect(getComputedStyle(session).backgroundColor).to.equal('rgba(0, 0, 0, 0)');
+    expect(getComputedStyle(element).backgroundColor).to.equal('rgb(27, 29, 33)');
+  });
+
   it('tells notices apart by kind, with an icon that assistive technology does not read', async () => {
     const element = await fixture<HTMLElement>(html`<consult-thread></consult-thread>`);
     const root = element.shadowRoot!;

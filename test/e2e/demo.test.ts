@@ -146,7 +146,7 @@ describe('the demo portal in Chromium', () => {
     const { page } = await openPortal(context);
     await page.locator('#member').selectOption('sam');
     await page.locator('#sign-in button[type=submit]').click();
-    await page.getByText('Northwind Plus plan').waitFor({ timeout: 10_000 });
+    await page.locator('#ask').getByText('Northwind Plus plan').waitFor({ timeout: 10_000 });
     // Nothing on Sam's page says doctor questions are part of the plan he does not have.
     const pageText = await page.evaluate(() => document.body.innerText);
     assert.doesNotMatch(pageText, /included in your/i);

@@ -132,7 +132,8 @@ export const hostStyles = css`
     block-size: 1.25rem;
     border-radius: 50%;
     background: var(--_kind);
-    color: var(--_surface);
+    /* The kinds are dark in light mode and light in dark mode. */
+    color: light-dark(#fff, #111);
     font:
       700 0.8rem/1.25rem system-ui,
       sans-serif;

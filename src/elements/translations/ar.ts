@@ -12,6 +12,28 @@ const ar: Translation = {
   answer: {
     imageOmitted: 'صورة لم تُعرض',
   },
+  access: {
+    loading: 'جارٍ التحقق من خطتك…',
+    loadFailed: 'تعذّر التحقق من خطتك.',
+    retry: 'إعادة المحاولة',
+    included: 'الأسئلة إلى الطبيب مشمولة في خطتك',
+    notIncluded: 'الأسئلة إلى الطبيب غير مشمولة في خطتك',
+    active: 'تسري خطتك حتى {date}.',
+    expiring: {
+      zero: 'تنتهي خطتك في {date}، اليوم.',
+      one: 'تنتهي خطتك في {date}، بعد يوم واحد.',
+      two: 'تنتهي خطتك في {date}، بعد يومين.',
+      few: 'تنتهي خطتك في {date}، بعد {count} أيام.',
+      many: 'تنتهي خطتك في {date}، بعد {count} يومًا.',
+      other: 'تنتهي خطتك في {date}، بعد {count} يوم.',
+    },
+    canceled: 'أُلغيت خطتك في {date}.',
+    expired: 'انتهت خطتك في {date}.',
+    none: 'ليست لديك بعد خطة تشملها.',
+    inactive: 'حسابك غير نشط. يرجى التواصل معنا لتفعيله.',
+    renewed: 'مجدَّدة من',
+    period: 'من {start} إلى {end}',
+  },
   status: {
     statusLabel: 'الحالة:',
     open: 'مفتوحة',

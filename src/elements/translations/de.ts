@@ -13,6 +13,24 @@ const de: Translation = {
   answer: {
     imageOmitted: 'Bild nicht angezeigt',
   },
+  access: {
+    loading: 'Ihr Tarif wird geprüft…',
+    loadFailed: 'Ihr Tarif konnte nicht geprüft werden.',
+    retry: 'Erneut versuchen',
+    included: 'Fragen an Ärztinnen und Ärzte sind in Ihrem Tarif enthalten',
+    notIncluded: 'Fragen an Ärztinnen und Ärzte sind in Ihrem Tarif nicht enthalten',
+    active: 'Ihr Tarif läuft bis {date}.',
+    expiring: {
+      one: 'Ihr Tarif endet am {date}, in {count} Tag.',
+      other: 'Ihr Tarif endet am {date}, in {count} Tagen.',
+    },
+    canceled: 'Ihr Tarif wurde am {date} gekündigt.',
+    expired: 'Ihr Tarif ist am {date} abgelaufen.',
+    none: 'Sie haben noch keinen Tarif, der sie enthält.',
+    inactive: 'Ihr Konto ist nicht aktiv. Bitte wenden Sie sich an uns, um es zu aktivieren.',
+    renewed: 'Verlängert aus',
+    period: '{start} bis {end}',
+  },
   status: {
     statusLabel: 'Status:',
     open: 'Offen',

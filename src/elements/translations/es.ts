@@ -12,6 +12,25 @@ const es: Translation = {
   answer: {
     imageOmitted: 'Imagen no mostrada',
   },
+  access: {
+    loading: 'Comprobando su plan…',
+    loadFailed: 'No pudimos comprobar su plan.',
+    retry: 'Reintentar',
+    included: 'Las preguntas a un médico están incluidas en su plan',
+    notIncluded: 'Las preguntas a un médico no están incluidas en su plan',
+    active: 'Su plan está vigente hasta el {date}.',
+    expiring: {
+      one: 'Su plan termina el {date}, dentro de {count} día.',
+      many: 'Su plan termina el {date}, dentro de {count} días.',
+      other: 'Su plan termina el {date}, dentro de {count} días.',
+    },
+    canceled: 'Su plan se canceló el {date}.',
+    expired: 'Su plan terminó el {date}.',
+    none: 'Todavía no tiene un plan que las incluya.',
+    inactive: 'Su cuenta no está activa. Contáctenos para activarla.',
+    renewed: 'Renovado desde',
+    period: 'del {start} al {end}',
+  },
   status: {
     statusLabel: 'Estado:',
     open: 'Abierta',

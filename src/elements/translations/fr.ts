@@ -12,6 +12,25 @@ const fr: Translation = {
   answer: {
     imageOmitted: 'Image non affichée',
   },
+  access: {
+    loading: 'Vérification de votre offre…',
+    loadFailed: 'Impossible de vérifier votre offre.',
+    retry: 'Réessayer',
+    included: 'Les questions à un médecin sont incluses dans votre offre',
+    notIncluded: 'Les questions à un médecin ne sont pas incluses dans votre offre',
+    active: 'Votre offre court jusqu’au {date}.',
+    expiring: {
+      one: 'Votre offre se termine le {date}, dans {count} jour.',
+      many: 'Votre offre se termine le {date}, dans {count} jours.',
+      other: 'Votre offre se termine le {date}, dans {count} jours.',
+    },
+    canceled: 'Votre offre a été résiliée le {date}.',
+    expired: 'Votre offre a pris fin le {date}.',
+    none: 'Vous n’avez pas encore d’offre qui les inclut.',
+    inactive: 'Votre compte n’est pas actif. Contactez-nous pour l’activer.',
+    renewed: 'Renouvelée depuis',
+    period: 'du {start} au {end}',
+  },
   status: {
     statusLabel: 'Statut :',
     open: 'Ouverte',

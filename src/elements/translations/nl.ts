@@ -12,6 +12,24 @@ const nl: Translation = {
   answer: {
     imageOmitted: 'Afbeelding niet getoond',
   },
+  access: {
+    loading: 'Uw pakket wordt gecontroleerd…',
+    loadFailed: 'We konden uw pakket niet controleren.',
+    retry: 'Opnieuw proberen',
+    included: 'Vragen aan een arts zitten in uw pakket',
+    notIncluded: 'Vragen aan een arts zitten niet in uw pakket',
+    active: 'Uw pakket loopt tot {date}.',
+    expiring: {
+      one: 'Uw pakket eindigt op {date}, over {count} dag.',
+      other: 'Uw pakket eindigt op {date}, over {count} dagen.',
+    },
+    canceled: 'Uw pakket is op {date} opgezegd.',
+    expired: 'Uw pakket is op {date} afgelopen.',
+    none: 'U hebt nog geen pakket waarin ze zitten.',
+    inactive: 'Uw account is niet actief. Neem contact met ons op om het te activeren.',
+    renewed: 'Verlengd vanuit',
+    period: '{start} tot {end}',
+  },
   status: {
     statusLabel: 'Status:',
     open: 'Open',
