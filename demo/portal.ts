@@ -16,7 +16,7 @@ if (memberSelect && current) memberSelect.value = current;
 languageSelect?.addEventListener('change', () => {
   const lang = languageSelect.value;
   for (const element of document.querySelectorAll(
-    'consult-session, consult-form, case-history, navigator-chat, consult-access',
+    'consult-session, consult-form, case-history, navigator-chat, consult-access, prescription-request',
   )) {
     if (lang) element.setAttribute('lang', lang);
     else element.removeAttribute('lang');
@@ -25,7 +25,7 @@ languageSelect?.addEventListener('change', () => {
 
 themeSelect?.addEventListener('change', () => {
   for (const element of document.querySelectorAll(
-    'consult-session, consult-form, case-history, navigator-chat, consult-access',
+    'consult-session, consult-form, case-history, navigator-chat, consult-access, prescription-request',
   )) {
     if (themeSelect.value) element.setAttribute('theme', themeSelect.value);
     else element.removeAttribute('theme');

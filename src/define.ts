@@ -15,6 +15,7 @@ import type { ConsultSession } from './elements/consult-session/consult-session.
 import type { ConsultThread } from './elements/consult-thread/consult-thread.js';
 import type { ConsultElement } from './elements/shared/consult-element.js';
 import type { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
+import type { PrescriptionRequest } from './elements/prescription-request/prescription-request.js';
 
 export {
   LANGUAGES,
@@ -42,6 +43,10 @@ export const ELEMENTS: Readonly<Record<string, Loader>> = {
     import('./elements/navigator-chat/navigator-chat.js').then((module) => module.NavigatorChat),
   'consult-access': () =>
     import('./elements/consult-access/consult-access.js').then((module) => module.ConsultAccess),
+  'prescription-request': () =>
+    import('./elements/prescription-request/prescription-request.js').then(
+      (module) => module.PrescriptionRequest,
+    ),
 };
 
 const started = new Map<string, Promise<CustomElementConstructor>>();
@@ -92,5 +97,6 @@ declare global {
     'case-history': CaseHistory;
     'navigator-chat': NavigatorChat;
     'consult-access': ConsultAccess;
+    'prescription-request': PrescriptionRequest;
   }
 }

@@ -11,6 +11,14 @@ export { CaseHistory } from './elements/case-history/case-history.js';
 export { ConsultThread } from './elements/consult-thread/consult-thread.js';
 export { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
 export { ConsultAccess, type AccessState } from './elements/consult-access/consult-access.js';
+export { PrescriptionRequest } from './elements/prescription-request/prescription-request.js';
+export type {
+  LocalizedText,
+  Survey,
+  SurveyAnswer,
+  SurveyOption,
+  SurveyQuestion,
+} from './elements/prescription-request/survey.js';
 export { ConsultElement, SessionElement } from './elements/shared/consult-element.js';
 export {
   SessionManager,

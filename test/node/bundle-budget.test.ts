@@ -17,7 +17,7 @@ const KiB = 1024;
  * `englishPage` is held just above where it stands (Lit, the shared core, five elements, marked
  * and DOMPurify), so that no change adds weight unnoticed; the aim is 50 KiB.
  */
-const BUDGET = { entry: 20 * KiB, englishPage: 70 * KiB, language: 4 * KiB };
+const BUDGET = { entry: 20 * KiB, englishPage: 71 * KiB, language: 4 * KiB };
 
 type Chunk = Rollup.OutputChunk;
 

@@ -52,6 +52,14 @@ export class NavigatorMessageEvent extends ConsultEvent<{
   }
 }
 
+/** A prescription request was sent; its answers stay out of the event. */
+export class PrescriptionSubmittedEvent extends ConsultEvent<{ prescriptionId: string; status: string }> {
+  static readonly eventName = 'prescription-submitted';
+  constructor(detail: { prescriptionId: string; status: string }) {
+    super(PrescriptionSubmittedEvent.eventName, detail);
+  }
+}
+
 /** The member chose to ask a doctor from the navigator; the text goes to the form directly, not in the event. */
 export class NavigatorHandoffEvent extends ConsultEvent<{
   conversationId: string;

@@ -1,0 +1,82 @@
+import { css } from 'lit';
+
+export const styles = css`
+  .base,
+  form {
+    display: grid;
+    gap: var(--_space);
+  }
+  p {
+    margin: 0;
+  }
+  .question {
+    display: grid;
+    gap: 0.375rem;
+    min-inline-size: 0;
+  }
+  fieldset {
+    margin: 0;
+    padding: 0;
+    border: 0;
+  }
+  label,
+  legend {
+    font-weight: 600;
+  }
+  legend {
+    padding: 0;
+    margin-block-end: 0.375rem;
+  }
+  .optional {
+    font-weight: 400;
+    color: var(--_muted);
+  }
+  .hint,
+  .count {
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .choice {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    min-block-size: 2.75rem;
+    font-weight: 400;
+    cursor: pointer;
+  }
+  .choice input {
+    inline-size: 1.25rem;
+    block-size: 1.25rem;
+    margin: 0;
+    accent-color: var(--_primary);
+  }
+  textarea {
+    resize: vertical;
+  }
+  .error {
+    color: var(--_danger);
+    font-weight: 600;
+    font-size: 0.875em;
+  }
+  .notice .title {
+    font-weight: 600;
+  }
+  .notice:focus {
+    outline: none;
+  }
+  .notice:focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  ::slotted(*) {
+    margin-block-start: 0.5rem;
+  }
+  .submit,
+  .another {
+    justify-self: start;
+  }
+  button[aria-disabled='true'] {
+    cursor: progress;
+    opacity: 0.6;
+  }
+`;

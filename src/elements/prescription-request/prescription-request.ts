@@ -1,0 +1,378 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { live } from 'lit/directives/live.js';
+import type { PrescriptionView } from '../../client/browser-types.js';
+import { ApiError } from '../../client/errors.js';
+import { newIdempotencyKey } from '../../client/retry.js';
+import { SessionElement } from '../shared/consult-element.js';
+import { DraftController } from '../shared/draft.js';
+import { PrescriptionSubmittedEvent } from '../shared/events.js';
+import { FocusController } from '../shared/focus.js';
+import { LocalizeController } from '../shared/localize.js';
+import { styles } from './prescription-request.styles.js';
+import {
+  checkSurvey,
+  DEFAULT_MAX_LENGTH,
+  isAnswered,
+  textIn,
+  type Survey,
+  type SurveyAnswer,
+  type SurveyQuestion,
+} from './survey.js';
+
+type Answers = Record<string, SurveyAnswer>;
+type Problem = 'failed' | 'no-subscription' | 'inactive';
+
+/** What survives a reload (sessionStorage, wiped on sign-out): the answers, and the key they were sent with. */
+interface PrescriptionDraft {
+  answers: Answers;
+  key?: { value: string; for: string };
+}
+
+/**
+ * @summary A prescription request: the partner's indication survey as an accessible form,
+ * validated, sent once through the proxy, with the member's answers kept for the tab's lifetime.
+ *
+ * The survey is the `survey` property, or JSON in a child `<script type="application/json">`:
+ * `{ "questions": [{ "id", "kind": "text" | "yes-no" | "single" | "multiple", "label", "hint"?,
+ * "required"?, "options"?, "maxLength"? }] }`, labels as text or texts by language. A survey with
+ * a mistake is named precisely on the console, and the member sees that the form is unavailable.
+ *
+ * @slot no-subscription - Your offer, shown when the service refuses for want of an active plan.
+ *
+ * @event prescription-submitted - The request was sent (`{ prescriptionId, status }`; no answers).
+ * @event consult-error - Sending failed (`{ code, status, operation }`).
+ *
+ * @csspart base - The wrapper of everything.
+ * @csspart form - The form.
+ * @csspart question - One question: its label, hint, field and error.
+ * @csspart submit-button - "Send request".
+ * @csspart notice - Sent, refused, failed or unavailable.
+ */
+export class PrescriptionRequest extends SessionElement {
+  static override styles = [...SessionElement.styles, styles];
+
+  /** The indication survey; without it, JSON in a child `<script type="application/json">`. */
+  @property({ attribute: false }) survey?: Survey;
+
+  @state() private answers: Answers = {};
+  @state() private triedToSend = false;
+  @state() private sending = false;
+  @state() private sent?: PrescriptionView;
+  @state() private problem?: Problem;
+  @state() private announcement = '';
+
+  private readonly localize = new LocalizeController(this, 'prescription');
+  readonly #focus = new FocusController(this);
+  readonly #draft = new DraftController<PrescriptionDraft>(
+    () => this.user?.id,
+    () => 'prescription',
+  );
+  /** The key the current answers were (or are being) sent with: a repeat never makes two requests. */
+  #key?: { value: string; for: string };
+  #restoredFor?: string;
+  #checked?: { input: unknown; result: ReturnType<typeof checkSurvey> };
+
+  /** The survey as given, checked once per value; its problems go to the console for the partner. */
+  get #survey(): ReturnType<typeof checkSurvey> {
+    const input = this.survey ?? this.#childSurvey();
+    if (!this.#checked || this.#checked.input !== input) {
+      const result: ReturnType<typeof checkSurvey> =
+        input === undefined
+          ? {
+              problems: ['no survey: set the survey property or add <script type="application/json"> inside'],
+            }
+          : typeof input === 'string'
+            ? { problems: [input] }
+            : checkSurvey(input);
+      if ('problems' in result) {
+        console.error(
+          `<${this.localName}>: the survey cannot be used:\n  - ${result.problems.join('\n  - ')}`,
+        );
+      }
+      this.#checked = { input, result };
+      return result;
+    }
+    return this.#checked.result;
+  }
+
+  #childJson?: { text: string; value: unknown };
+
+  /** The survey in a child script; a text that is not JSON comes back as the problem to report. */
+  #childSurvey(): unknown {
+    const script = this.querySelector('script[type="application/json"]');
+    const text = script?.textContent ?? '';
+    if (!script) return undefined;
+    if (this.#childJson?.text !== text) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        value = `the survey in <script type="application/json"> is not JSON: ${(error as Error).message}`;
+      }
+      this.#childJson = { text, value };
+    }
+    return this.#childJson.value;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    // The member's answers come back after a reload, once we know who they are.
+    const memberId = this.user?.id;
+    if (memberId && this.#restoredFor !== memberId) {
+      this.#restoredFor = memberId;
+      const draft = this.#draft.load();
+      if (draft && Object.keys(this.answers).length === 0) {
+        this.answers = draft.answers ?? {};
+        if (draft.key) this.#key = draft.key;
+      }
+    }
+  }
+
+  /** Another member, or none: nothing of these answers stays, on screen or in storage. */
+  protected override memberChanged(): void {
+    this.answers = {};
+    this.#key = undefined;
+    this.#restoredFor = undefined;
+    this.triedToSend = false;
+    this.sending = false;
+    this.sent = undefined;
+    this.problem = undefined;
+    this.announcement = '';
+  }
+
+  #set(question: SurveyQuestion, answer: SurveyAnswer | undefined): void {
+    const next = Object.fromEntries(Object.entries(this.answers).filter(([id]) => id !== question.id));
+    if (answer !== undefined) next[question.id] = answer;
+    this.answers = next;
+    this.problem = undefined;
+    this.#saveDraft();
+  }
+
+  #saveDraft(): void {
+    const answered = Object.values(this.answers).some(isAnswered);
+    this.#draft.save(
+      answered ? { answers: this.answers, ...(this.#key ? { key: this.#key } : {}) } : undefined,
+    );
+  }
+
+  #errorOf(question: SurveyQuestion): string | undefined {
+    const answer = this.answers[question.id];
+    const max = question.maxLength ?? DEFAULT_MAX_LENGTH;
+    if (question.kind === 'text' && typeof answer === 'string' && answer.length > max)
+      return this.localize.t('tooLong', { max });
+    if (this.triedToSend && question.required && !isAnswered(answer)) return this.localize.t('required');
+    return undefined;
+  }
+
+  #onSubmit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    const checked = this.#survey;
+    const session = this.activeSession;
+    if (this.sending || !('survey' in checked) || !session) return;
+    this.triedToSend = true;
+    const invalid = checked.survey.questions.filter((q) => this.#errorOf(q) !== undefined);
+    const [first] = invalid;
+    if (first) {
+      this.announcement = this.localize.t('invalid', { count: invalid.length });
+      this.#focus.next(`[data-question="${first.id}"]`);
+      return;
+    }
+    // What is sent: the answers given, texts trimmed; nothing for a question left empty.
+    const answers: Answers = {};
+    for (const q of checked.survey.questions) {
+      const answer = this.answers[q.id];
+      if (answer !== undefined && isAnswered(answer))
+        answers[q.id] = typeof answer === 'string' ? answer.trim() : answer;
+    }
+    const fingerprint = JSON.stringify(answers);
+    if (this.#key?.for !== fingerprint) this.#key = { value: newIdempotencyKey(), for: fingerprint };
+    const key = this.#key.value;
+    this.#saveDraft();
+    const memberId = this.user?.id;
+    if (!memberId) return;
+    this.sending = true;
+    this.problem = undefined;
+    try {
+      const created = await session.client.createPrescriptionRequest(
+        { userId: memberId, indicationSurvey: answers },
+        { idempotencyKey: key },
+      );
+      if (this.user?.id !== memberId) return;
+      this.sent = created;
+      this.answers = {};
+      this.#key = undefined;
+      this.triedToSend = false;
+      this.#draft.clear();
+      this.announcement = this.localize.t('sent');
+      this.#focus.next('#sent');
+      this.emit(
+        new PrescriptionSubmittedEvent({ prescriptionId: created.prescriptionId, status: created.status }),
+      );
+    } catch (error) {
+      if (this.user?.id !== memberId) return;
+      const code = error instanceof ApiError ? error.code : undefined;
+      this.problem =
+        code === 'subscription_required'
+          ? 'no-subscription'
+          : code === 'user_inactive'
+            ? 'inactive'
+            : 'failed';
+      this.#focus.next('#problem');
+      this.reportError(error, 'createPrescriptionRequest');
+    } finally {
+      this.sending = false;
+    }
+  };
+
+  #another(): void {
+    this.sent = undefined;
+    this.announcement = '';
+    this.#focus.next('[data-question]');
+  }
+
+  protected override render() {
+    return html`<div part="base" class="base" lang=${this.localize.language} dir=${this.localize.dir}>
+      ${this.#renderBody()}
+      <div class="visually-hidden" role="status">${this.announcement}</div>
+    </div>`;
+  }
+
+  #renderBody(): TemplateResult {
+    const { localize } = this;
+    const checked = this.#survey;
+    if (!('survey' in checked)) {
+      return html`<p part="notice" class="notice error" role="alert">${localize.t('unavailable')}</p>`;
+    }
+    if (this.sent) {
+      const status = this.sent.status;
+      const known = ['received', 'inReview', 'approved', 'declined'].includes(status);
+      return html`<div part="notice" id="sent" class="notice success" tabindex="-1">
+          <p class="title">${localize.t('sent')}</p>
+          <p>
+            ${localize.t('status', {
+              status: known
+                ? localize.t(status as 'received' | 'inReview' | 'approved' | 'declined')
+                : status,
+            })}
+          </p>
+        </div>
+        <button type="button" class="another" @click=${this.#another}>${localize.t('another')}</button>`;
+    }
+    const language = localize.language;
+    return html`<form part="form" novalidate aria-label=${localize.t('formLabel')} @submit=${this.#onSubmit}>
+      ${checked.survey.questions.map((q) => this.#renderQuestion(q, language))} ${this.#renderProblem()}
+      <button
+        part="submit-button"
+        class="primary submit"
+        type="submit"
+        aria-disabled=${this.sending ? 'true' : 'false'}
+      >
+        ${this.sending ? localize.t('sending') : localize.t('submit')}
+      </button>
+    </form>`;
+  }
+
+  #renderProblem(): TemplateResult | typeof nothing {
+    const { localize } = this;
+    if (!this.problem) return nothing;
+    if (this.problem === 'failed') {
+      return html`<div part="notice" id="problem" class="notice error" role="alert" tabindex="-1">
+        <p>${localize.t('sendFailed')}</p>
+      </div>`;
+    }
+    return html`<div part="notice" id="problem" class="notice warning" role="alert" tabindex="-1">
+      <p>${this.problem === 'inactive' ? localize.t('inactive') : localize.t('noSubscription')}</p>
+      ${this.problem === 'no-subscription' ? html`<slot name="no-subscription"></slot>` : nothing}
+    </div>`;
+  }
+
+  #renderQuestion(q: SurveyQuestion, language: string): TemplateResult {
+    const { localize } = this;
+    const error = this.#errorOf(q);
+    const id = `q-${q.id}`;
+    const hint = q.hint ? textIn(q.hint, language) : '';
+    const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+    const label = html`${textIn(q.label, language)}${
+      q.required ? nothing : html` <span class="optional">${localize.t('optional')}</span>`
+    }`;
+    const hintLine = hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : nothing;
+    const errorLine = error ? html`<p class="error" id="${id}-error">${error}</p>` : nothing;
+    const answer = this.answers[q.id];
+
+    if (q.kind === 'text') {
+      const max = q.maxLength ?? DEFAULT_MAX_LENGTH;
+      return html`<div part="question" class="question">
+        <label for=${id}>${label}</label>
+        ${hintLine}
+        <textarea
+          id=${id}
+          data-question=${q.id}
+          dir="auto"
+          rows="3"
+          .value=${live(typeof answer === 'string' ? answer : '')}
+          aria-required=${q.required ? 'true' : 'false'}
+          aria-invalid=${error ? 'true' : 'false'}
+          aria-describedby=${describedBy || nothing}
+          @input=${(e: InputEvent) => this.#set(q, (e.target as HTMLTextAreaElement).value)}
+        ></textarea>
+        ${
+          typeof answer === 'string' && answer.length > max * 0.8
+            ? html`<p class="count">
+                ${localize.t('charactersLeft', { count: Math.max(0, max - answer.length) })}
+              </p>`
+            : nothing
+        }
+        ${errorLine}
+      </div>`;
+    }
+
+    const choices: { value: string | boolean; label: string }[] =
+      q.kind === 'yes-no'
+        ? [
+            { value: true, label: localize.t('yes') },
+            { value: false, label: localize.t('no') },
+          ]
+        : (q.options ?? []).map((o) => ({ value: o.value, label: textIn(o.label, language) }));
+    const multiple = q.kind === 'multiple';
+    const picked = (value: string | boolean) =>
+      multiple ? Array.isArray(answer) && answer.includes(value as string) : answer === value;
+    const pick = (value: string | boolean, checked: boolean) => {
+      if (!multiple) return this.#set(q, value);
+      // Read at the click, not at the render: two quick ticks must both count.
+      const now = this.answers[q.id];
+      const current = Array.isArray(now) ? now : [];
+      const next = checked ? [...current, value as string] : current.filter((v) => v !== value);
+      // Kept in the survey's order, whatever order they were ticked in.
+      const order = (q.options ?? []).map((o) => o.value);
+      this.#set(q, next.length ? order.filter((v) => next.includes(v)) : undefined);
+    };
+    // One answer of several is a radio group, which can say it is required; ticks are a plain group.
+    return html`<fieldset
+      part="question"
+      class="question choices"
+      role=${multiple ? nothing : 'radiogroup'}
+      aria-labelledby=${multiple ? nothing : `${id}-legend`}
+      aria-required=${q.required && !multiple ? 'true' : nothing}
+      aria-invalid=${error ? 'true' : 'false'}
+      aria-describedby=${describedBy || nothing}
+    >
+      <legend id="${id}-legend">${label}</legend>
+      ${hintLine}
+      ${choices.map(
+        (choice, index) =>
+          html`<label class="choice">
+            <input
+              type=${multiple ? 'checkbox' : 'radio'}
+              name=${id}
+              data-question=${index === 0 ? q.id : nothing}
+              .checked=${live(picked(choice.value))}
+              @change=${(e: Event) => pick(choice.value, (e.target as HTMLInputElement).checked)}
+            />
+            <span dir="auto">${choice.label}</span>
+          </label>`,
+      )}
+      ${errorLine}
+    </fieldset>`;
+  }
+}
