@@ -81,6 +81,20 @@ export async function mountDemo(app: Hono): Promise<void> {
   app.get('/consult-elements.js', (c) => secured(c, elements, 'text/javascript; charset=utf-8'));
   app.get('/portal.js', (c) => secured(c, portal, 'text/javascript; charset=utf-8'));
   app.get('/portal.css', (c) => secured(c, css, 'text/css; charset=utf-8'));
+  // Signing in or out changes who the portal thinks you are: only the portal's own pages may ask
+  // (a form on another site must not switch the member).
+  const sameOrigin = (c: Context) => {
+    const origin = c.req.header('origin');
+    // Under `Referrer-Policy: no-referrer` a browser sends `Origin: null` with a form: then its
+    // Fetch Metadata says where the form was.
+    if (origin && origin !== 'null') return origin === new URL(c.req.url).origin;
+    return c.req.header('sec-fetch-site') === 'same-origin';
+  };
+  app.use('/demo/*', async (c, next) => {
+    if (c.req.method === 'POST' && !sameOrigin(c)) return c.text('Forbidden: not from this portal', 403);
+    await next();
+  });
+
   app.post('/demo/sign-in', async (c) => {
     const form = await c.req.parseBody();
     const member = String(form['member'] ?? '');

@@ -14,6 +14,7 @@ import type {
   NavigatorReply,
   SendNavigatorMessageRequest,
   UserStatus,
+  WebhookEventType,
 } from './types.js';
 
 /** The signed-in member, as `POST {base}/session` and `GET {base}/user/{me}` describe them. */
@@ -63,8 +64,11 @@ export interface PrescriptionView {
 }
 
 /** The data of a `consultation` event on `GET {base}/events`: a hint to re-read, never the record. */
+/** What a `consultation` event says happened: a known webhook type, or any other change. */
+export type ConsultationEventType = WebhookEventType | 'consultationChanged';
+
 export interface ConsultationEvent {
-  type: string;
+  type: ConsultationEventType;
   consultationId: string;
   status: string;
 }

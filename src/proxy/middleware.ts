@@ -21,10 +21,32 @@ export const requestLog = (core: ProxyCore) =>
     });
   });
 
-/** Health data is never cached by browsers or intermediaries. */
+/**
+ * Health data is never cached by browsers or intermediaries, and no response is ever read as
+ * anything but the type it declares.
+ */
 export const noStore = createMiddleware(async (c, next) => {
   await next();
   c.header('cache-control', 'no-store');
+  c.header('x-content-type-options', 'nosniff');
+});
+
+/** A request body is JSON, declared as such; anything else is a 415 before any work is done. */
+export const requireJson = createMiddleware(async (c, next) => {
+  const hasBody =
+    c.req.header('transfer-encoding') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
+  if (hasBody && c.req.method !== 'GET') {
+    const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+      throw new ProblemError(
+        415,
+        'unsupported_media_type',
+        'Unsupported media type',
+        'Request bodies must be JSON, sent with content-type: application/json.',
+      );
+    }
+  }
+  await next();
 });
 
 /**

@@ -1,7 +1,7 @@
 /** Runs the proxy as a Node HTTP server, mounted under a base path. */
 import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { closeWhenBodyUnread } from '../server/node-connection.js';
 import type { AddressInfo } from 'node:net';
 import type { ProxyOptions } from './options.js';
@@ -16,7 +16,20 @@ export interface ProxyServerOptions extends ProxyOptions {
   basePath?: string;
   /** Adds more routes to the same server (the demo's static files), after the proxy's. */
   extend?: (app: Hono) => void | Promise<void>;
+  /**
+   * How long a client may take to send its request headers, and its whole request (body
+   * included), before the server answers 408 and closes the connection: a slow client cannot hold
+   * a connection for minutes. Event streams are not cut: the limit ends once the request is in.
+   * Default 10 s and 15 s.
+   */
+  timeouts?: { headersMs?: number; requestMs?: number };
 }
+
+/**
+ * The client's address as this server's socket sees it: `clientAddress` for a proxy on Node that
+ * browsers reach directly. Behind a load balancer, read its client-address header instead.
+ */
+export const socketAddress = (c: Context): string | undefined => getConnInfo(c).remote.address;
 
 export interface ProxyServer {
   url: string;
@@ -29,15 +42,27 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
   const basePath = options.basePath ?? '/consult';
   const hostname = options.hostname ?? '127.0.0.1';
   const proxy = createProxy({
-    clientAddress: (c) => getConnInfo(c).remote.address,
+    clientAddress: socketAddress,
     ...options,
   });
   const app = new Hono();
   app.route(basePath, proxy);
   await options.extend?.(app);
+  const headersMs = options.timeouts?.headersMs ?? 10_000;
+  const requestMs = Math.max(headersMs, options.timeouts?.requestMs ?? 15_000);
   return new Promise((resolve, reject) => {
     const server: ServerType = serve(
-      { fetch: closeWhenBodyUnread(app.fetch), port: options.port ?? 8787, hostname },
+      {
+        fetch: closeWhenBodyUnread(app.fetch),
+        port: options.port ?? 8787,
+        hostname,
+        serverOptions: {
+          headersTimeout: headersMs,
+          requestTimeout: requestMs,
+          // How often Node checks those limits: often enough that they hold to about a second.
+          connectionsCheckingInterval: Math.min(1000, headersMs, requestMs),
+        },
+      },
       (info: AddressInfo) => {
         resolve({
           url: `http://${hostname}:${info.port}`,

@@ -9,7 +9,7 @@ import { cors } from 'hono/cors';
 import { ConsultClient } from '../client/client.js';
 import { ProblemError, problemResponse } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
-import { checkOrigin, limitPerAddress, noStore, requestLog } from './middleware.js';
+import { checkOrigin, limitPerAddress, noStore, requestLog, requireJson } from './middleware.js';
 import { checkOptions, DEFAULT_LIMITS, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { eventRoutes } from './routes/events.js';
 import { memberRoutes } from './routes/member.js';
@@ -29,6 +29,12 @@ const consoleLogger = (entry: ProxyLogEntry): void => {
   if (entry.level === 'error') console.error(line);
   else console.log(line);
 };
+
+/** An error from reading a request body the client aborted or framed wrongly. */
+function isBodyAborted(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'aborted';
+}
 
 export function createProxy(options: ProxyOptions): ConsultProxy {
   checkOptions(options);
@@ -58,6 +64,14 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
   const app = new Hono<ProxyEnv>();
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(c, error);
+    // The client went away or broke its own body (a cut-off upload, bad chunked framing): its
+    // mistake, answered as such, and not an error of ours to page anyone about.
+    if (isBodyAborted(error)) {
+      return problemResponse(
+        c,
+        new ProblemError(400, 'invalid_body', 'Invalid request', 'The request body could not be read.'),
+      );
+    }
     core.log({ level: 'error', message: 'unexpected error', code: error.name });
     return problemResponse(
       c,
@@ -98,12 +112,14 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
     if (c.req.method === 'HEAD') throw new ProblemError(404, 'not_found', 'Not found', 'No such route.');
     await next();
   });
+  // A load balancer's health checks are never rate limited.
+  app.get('/healthz', (c) => c.json({ ok: true }));
   app.use(checkOrigin(core));
   app.use(limitBody(limits.bodyBytes));
+  app.use(requireJson);
   // The upstream's webhooks come before the per-address limit: they are not a browser's traffic.
   app.route('/', webhookRoutes(core));
   app.use(limitPerAddress(core, 'address', limits.perAddressPerMinute));
-  app.get('/healthz', (c) => c.json({ ok: true }));
   app.route('/', sessionRoutes(core));
   app.route('/', eventRoutes(core));
   app.route('/', memberRoutes(core));

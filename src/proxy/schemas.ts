@@ -10,7 +10,7 @@ import {
   NavigatorReplySchema,
   QuestionText,
 } from '../server/schemas.js';
-import { MAX_QUESTIONS_PER_CONSULTATION } from '../client/types.js';
+import { MAX_QUESTIONS_PER_CONSULTATION, WEBHOOK_EVENT_TYPES } from '../client/types.js';
 import type * as browser from '../client/browser-types.js';
 
 /** Ids in paths and bodies: opaque, but never `..`, slashes or anything a URL would reinterpret. */
@@ -84,7 +84,7 @@ export const PrescriptionView = z.object({
 });
 
 export const BrowserEvent = z.object({
-  type: z.string(),
+  type: z.enum([...WEBHOOK_EVENT_TYPES, 'consultationChanged']),
   consultationId: z.string(),
   status: z.string(),
 });

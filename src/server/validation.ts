@@ -42,7 +42,13 @@ export function tooDeep(value: unknown): boolean {
 
 /** Reads the request body as JSON; a missing, malformed or too deeply nested body is a 400 that says so. */
 export async function readJson(c: Context, options: { emptyAs?: unknown } = {}): Promise<unknown> {
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch {
+    // The body was cut off or its chunked framing is broken: the client's mistake, not ours.
+    throw new ProblemError(400, 'invalid_body', 'Invalid request', 'The request body could not be read.');
+  }
   if (text.trim() === '' && 'emptyAs' in options) return options.emptyAs;
   if (text.trim() === '') {
     throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The request body must be a JSON object.');

@@ -182,6 +182,21 @@ describe('S10: webhook signatures (Standard Webhooks vectors)', () => {
     samStream.close();
   });
 
+  it('passes only known event types to browsers; any other is "consultationChanged"', async () => {
+    const stream = await open(proxy, 'alex');
+    for (const type of ['consultationClaimed', 'somethingNewUpstream', '<img src=x onerror=alert(1)>']) {
+      const response = await deliver(signed({ type, caseId: 'cns_demo_alex_rash', userId: ALEX }));
+      assert.equal(response.status, 200, response.text);
+    }
+    await stream.next(() => consultationEvents(stream).length === 3, 2000).catch(() => undefined);
+    assert.deepEqual(
+      consultationEvents(stream).map((e) => e['type']),
+      ['consultationClaimed', 'consultationChanged', 'consultationChanged'],
+    );
+    assert.doesNotMatch(stream.text(), /onerror|somethingNew/);
+    stream.close();
+  });
+
   it('an event for an unknown consultation is acknowledged and reaches no one', async () => {
     const stream = await open(proxy, 'alex');
     const response = await deliver(signed({ type: 'questionResolved', caseId: 'cns_nobody', userId: ALEX }));

@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { Webhook } from 'standardwebhooks';
 import { ApiError } from '../../client/errors.js';
 import { ProblemError } from '../../server/problems.js';
+import { WEBHOOK_EVENT_TYPES } from '../../client/types.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { BrowserEvent } from '../schemas.js';
 import { eventsChannel } from './events.js';
@@ -62,7 +63,10 @@ export function webhookRoutes(core: ProxyCore) {
     try {
       const consultation = await core.upstream.getConsultation(event.caseId);
       const message = BrowserEvent.parse({
-        type: event.type,
+        // Browsers hear the known types only; anything newer is a plain "it changed".
+        type: (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)
+          ? event.type
+          : 'consultationChanged',
         consultationId: consultation.consultationId,
         status: consultation.status,
       });

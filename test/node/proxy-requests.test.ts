@@ -1,0 +1,155 @@
+/**
+ * What the proxy accepts from a browser, and how it answers: every response says `nosniff`,
+ * bodies must be declared JSON (415 otherwise), a broken chunked body is the client's 400 (never a
+ * 500 or an error log), and health checks are never rate limited.
+ */
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { openEventStream, startTestProxy, type TestProxy } from './support/proxy.js';
+
+let proxy: TestProxy;
+
+/** Sends `raw` as it is on a new socket and reads the whole answer. */
+function sendRaw(origin: string, raw: string): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(raw));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.setTimeout(5000, () => socket.destroy(new Error('no answer')));
+  });
+}
+
+describe('what the proxy accepts, and how it answers', () => {
+  before(async () => {
+    proxy = await startTestProxy();
+  });
+  after(async () => proxy?.close());
+
+  it('says nosniff on every answer: success, refusal, error and stream', async () => {
+    const token = await proxy.session('alex');
+    const answers = [
+      await proxy.call('GET', '/healthz'),
+      await proxy.call('GET', '/consultation/cns_demo_alex_rash', { token }),
+      await proxy.call('GET', '/consultation/cns_demo_alex_rash'),
+      await proxy.call('GET', '/no/such/route', { token }),
+      await proxy.call('POST', '/consultation', { token, body: { questions: [] } }),
+    ];
+    for (const answer of answers) {
+      assert.equal(answer.headers.get('x-content-type-options'), 'nosniff', `status ${answer.status}`);
+    }
+    const stream = await openEventStream(`${proxy.url}/events`, token);
+    try {
+      assert.equal(stream.headers.get('x-content-type-options'), 'nosniff');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('refuses a body that is not declared JSON with 415, before any upstream call', async () => {
+    const token = await proxy.session('sam');
+    const mark = proxy.mark();
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const answer = await proxy.call('POST', '/consultation', {
+        token,
+        rawBody: '{"questions":["Is this JSON?"]}',
+        headers: { 'content-type': type, 'idempotency-key': 'not-json-0001' },
+      });
+      assert.equal(answer.status, 415, type);
+      assert.equal(answer.body.code, 'unsupported_media_type');
+    }
+    const missing = await proxy.call('POST', '/consultation', {
+      token,
+      rawBody: '{"questions":["Is this JSON?"]}',
+      headers: { 'idempotency-key': 'not-json-0002' },
+    });
+    assert.equal(missing.status, 415, 'no content-type at all');
+    assert.equal(proxy.upstreamCalls(mark).length, 0);
+    // JSON with a charset is JSON.
+    const charset = await proxy.call('POST', '/consultation', {
+      token,
+      rawBody: '{"questions":["Is this JSON?"]}',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'idempotency-key': 'json-charset-01' },
+    });
+    assert.notEqual(charset.status, 415);
+  });
+
+  it('answers a broken chunked body with 400, and logs no error', async () => {
+    const before = proxy.logs.length;
+    const answer = await sendRaw(
+      proxy.origin,
+      [
+        'POST /consult/session HTTP/1.1',
+        `Host: ${new URL(proxy.origin).host}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+        'Connection: close',
+        '',
+        'zz',
+        '{}',
+        '0',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.doesNotMatch(answer, /internal_error/);
+    const errors = proxy.logs.slice(before).filter((entry) => entry.level === 'error');
+    assert.deepEqual(errors, [], 'no error-level log line');
+  });
+
+  it('closes a connection whose body trickles in too slowly, with 408', async () => {
+    const slow = await startTestProxy({
+      sandbox: proxy.sandbox,
+      timeouts: { headersMs: 500, requestMs: 800 },
+    });
+    try {
+      const { hostname, port } = new URL(slow.origin);
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => {
+          // Headers promise 100 bytes; only 10 ever come.
+          socket.write(
+            `POST /consult/session HTTP/1.1\r\nHost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":"b",`,
+          );
+        });
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        socket.setTimeout(10_000, () => socket.destroy(new Error('the server kept the connection open')));
+      });
+      assert.match(answer, /^HTTP\/1\.1 408 /);
+      assert.ok(Date.now() - started < 5000, 'closed within seconds, not minutes');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('never rate limits health checks', async () => {
+    const strict = await startTestProxy({ sandbox: proxy.sandbox, limits: { perAddressPerMinute: 5 } });
+    try {
+      const checks = await Promise.all(Array.from({ length: 12 }, () => strict.call('GET', '/healthz')));
+      assert.deepEqual(
+        [...new Set(checks.map((c) => c.status))],
+        [200],
+        'twelve checks in a moment, over a limit of five a minute',
+      );
+      // The limit itself still holds for everything else.
+      const routes = await Promise.all(Array.from({ length: 8 }, () => strict.call('GET', '/no/such/route')));
+      assert.ok(
+        routes.some((r) => r.status === 429),
+        'other requests are limited',
+      );
+    } finally {
+      await strict.close();
+    }
+  });
+});
