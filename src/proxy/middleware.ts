@@ -2,7 +2,11 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
-import { verifyWidgetToken } from './widget-token.js';
+import {
+  DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
+  MAX_WIDGET_TOKEN_TTL_SECONDS,
+  verifyWidgetToken,
+} from './widget-token.js';
 
 /** One log line per request: method, path, status, time and member; never headers or bodies (S17). */
 export const requestLog = (core: ProxyCore) =>
@@ -106,7 +110,16 @@ export const limitPerAddress = (core: ProxyCore, kind: string, limit: number) =>
 export const requireMember = (core: ProxyCore) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
     const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
-    const identity = match?.[1] ? await verifyWidgetToken(core.options.sessionSecret, match[1]) : undefined;
+    const identity = match?.[1]
+      ? await verifyWidgetToken(
+          core.options.sessionSecret,
+          match[1],
+          Math.min(
+            core.options.widgetTokenTtlSeconds ?? DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
+            MAX_WIDGET_TOKEN_TTL_SECONDS,
+          ),
+        )
+      : undefined;
     if (!identity) {
       throw new ProblemError(
         401,

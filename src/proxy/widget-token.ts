@@ -6,6 +6,8 @@
 import { sign, verify } from 'hono/jwt';
 
 export const MAX_WIDGET_TOKEN_TTL_SECONDS = 15 * 60;
+/** A widget token's life when the proxy's options say nothing. */
+export const DEFAULT_WIDGET_TOKEN_TTL_SECONDS = 10 * 60;
 const AUDIENCE = 'consult-widget';
 
 export interface WidgetIdentity {
@@ -15,6 +17,19 @@ export interface WidgetIdentity {
   uniqueId: string;
   /** Expiry, epoch milliseconds. */
   expiresAt: number;
+  /** This token's own id, for ending one session without ending the member's others. */
+  tokenId: string;
+  /** When it was issued, epoch milliseconds. */
+  issuedAt: number;
+}
+
+/** A random token id: 128 bits, base64url. */
+function newTokenId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 export async function mintWidgetToken(
@@ -26,15 +41,23 @@ export async function mintWidgetToken(
   const issuedAt = Math.floor(now / 1000);
   const exp = issuedAt + Math.min(ttlSeconds, MAX_WIDGET_TOKEN_TTL_SECONDS);
   const token = await sign(
-    { sub: member.userId, uid: member.uniqueId, aud: AUDIENCE, iat: issuedAt, exp },
+    { sub: member.userId, uid: member.uniqueId, aud: AUDIENCE, jti: newTokenId(), iat: issuedAt, exp },
     secret,
     'HS256',
   );
   return { token, expiresAt: exp * 1000 };
 }
 
-/** The identity in a valid token, or undefined for a missing, forged, expired or foreign one. */
-export async function verifyWidgetToken(secret: string, token: string): Promise<WidgetIdentity | undefined> {
+/**
+ * The identity in a valid token, or undefined for a missing, forged, expired or foreign one, and
+ * for one whose lifetime is longer than `maxTtlSeconds` even when correctly signed (a token minted
+ * elsewhere with the secret, or by an older configuration, does not outlive today's rule).
+ */
+export async function verifyWidgetToken(
+  secret: string,
+  token: string,
+  maxTtlSeconds = MAX_WIDGET_TOKEN_TTL_SECONDS,
+): Promise<WidgetIdentity | undefined> {
   try {
     // `iat` is not checked: a proxy whose clock runs a little behind another's must not refuse
     // its tokens (which would end sessions for nothing); `exp` bounds the token's life.
@@ -42,11 +65,20 @@ export async function verifyWidgetToken(secret: string, token: string): Promise<
     if (
       typeof payload.sub !== 'string' ||
       typeof payload['uid'] !== 'string' ||
-      typeof payload.exp !== 'number'
+      typeof payload.exp !== 'number' ||
+      typeof payload.iat !== 'number' ||
+      typeof payload['jti'] !== 'string' ||
+      payload.exp - payload.iat > maxTtlSeconds
     ) {
       return undefined;
     }
-    return { userId: payload.sub, uniqueId: payload['uid'], expiresAt: payload.exp * 1000 };
+    return {
+      userId: payload.sub,
+      uniqueId: payload['uid'],
+      expiresAt: payload.exp * 1000,
+      tokenId: payload['jti'],
+      issuedAt: payload.iat * 1000,
+    };
   } catch {
     return undefined;
   }

@@ -174,6 +174,48 @@ describe('<consult-session>', () => {
     await waitUntil(() => history.shadowRoot!.querySelectorAll('[part~=item]').length > 0, 'the list shows');
   });
 
+  it('tries sign-in again while the proxy is busy or restarting, honouring Retry-After', async () => {
+    const backend = createDemoBackend();
+    await backend.ready;
+    const answers: (number | 'down')[] = ['down', 503, 429];
+    const seen: string[] = [];
+    const flaky: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/session')) {
+        const next = answers.shift();
+        seen.push(String(next ?? 'ok'));
+        if (next === 'down') throw new TypeError('Failed to fetch');
+        if (next !== undefined)
+          return new Response(JSON.stringify({ code: 'busy', title: 'Busy', status: next }), {
+            status: next,
+            headers: { 'content-type': 'application/problem+json', 'retry-after': '0' },
+          });
+      }
+      return backend.fetch(input, init);
+    };
+    const session = new SessionManager({
+      endpoint: backend.endpoint,
+      fetch: flaky,
+      signInBody: { demoUser: 'alex' },
+    });
+    const user = await session.ready();
+    expect(user.id).to.equal('usr_demo_alex');
+    expect(seen).to.deep.equal(['down', '503', '429', 'ok']);
+    expect(session.status).to.equal('ready');
+  });
+
+  it('gives up on sign-in after a few tries, and says so', async () => {
+    let calls = 0;
+    const busy: typeof fetch = async () => {
+      calls++;
+      return new Response('{}', { status: 503, headers: { 'retry-after': '0' } });
+    };
+    const session = new SessionManager({ endpoint: '/consult', fetch: busy });
+    const error = await session.ready().catch((e: unknown) => e);
+    expect((error as { status?: number }).status).to.equal(503);
+    expect(calls).to.equal(4, 'the first try and three more');
+    expect(session.status).to.equal('error');
+  });
+
   it("leaves the partner's own content in the page's direction for an Arabic member", async () => {
     const { session } = await inSession<HTMLElement>(html`<p id="partner">Portal text</p>`, {
       member: 'noor',

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { sign } from 'hono/jwt';
 import { openEventStream, startTestProxy, type TestProxy } from './support/proxy.js';
 
 let proxy: TestProxy;
@@ -151,5 +152,47 @@ describe('what the proxy accepts, and how it answers', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('widget tokens', () => {
+  let tokens: TestProxy;
+  before(async () => {
+    tokens = await startTestProxy({ widgetTokenTtlSeconds: 300 });
+  });
+  after(async () => tokens?.close());
+
+  const read = (token: string) => tokens.call('GET', '/consultation/cns_demo_alex_rash', { token });
+  const payloadOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+
+  it('carry their own id and issue time', async () => {
+    const first = payloadOf(await tokens.session('alex'));
+    const second = payloadOf(await tokens.session('alex'));
+    assert.equal(typeof first['jti'], 'string');
+    assert.notEqual(first['jti'], second['jti'], 'every token its own id');
+    assert.equal(typeof first['iat'], 'number');
+    assert.equal((first['exp'] as number) - (first['iat'] as number), 300);
+  });
+
+  it('are refused when their lifetime is longer than the proxy allows, even correctly signed', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      sub: 'usr_demo_alex',
+      uid: 'alex',
+      aud: 'consult-widget',
+      jti: 'hand-made-0001',
+      iat: now,
+    };
+    const long = await sign({ ...claims, exp: now + 3600 }, tokens.secret, 'HS256');
+    assert.equal((await read(long)).status, 401, 'an hour-long token');
+    const withinLimit = await sign({ ...claims, exp: now + 300 }, tokens.secret, 'HS256');
+    assert.equal((await read(withinLimit)).status, 200, 'the same token with the allowed lifetime');
+    const { jti: _id, ...withoutId } = claims;
+    const anonymous = await sign({ ...withoutId, exp: now + 300 }, tokens.secret, 'HS256');
+    assert.equal((await read(anonymous)).status, 401, 'a token without an id');
   });
 });

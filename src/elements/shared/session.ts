@@ -11,6 +11,7 @@ import { createContext } from '@lit/context';
 import { ConsultClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
 import { expiryTime } from '../../client/auth.js';
+import { backoffDelay, parseRetryAfter, sleep } from '../../client/retry.js';
 import {
   asBrowserClient,
   type BrowserClient,
@@ -56,6 +57,11 @@ type Grant = SessionGrant & { expiresAtMs: number; afterRefusal: boolean };
 
 /** A sign-in that hangs ends as an error with a retry, not as a spinner that never stops. */
 const SIGN_IN_TIMEOUT_MS = 15_000;
+/** Sign-in is tried again this many times when the proxy is busy or restarting. */
+const SIGN_IN_RETRIES = 3;
+const SIGN_IN_RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** The longest wait between sign-in attempts, whatever Retry-After asks. */
+const SIGN_IN_MAX_WAIT_MS = 5_000;
 
 export class SessionManager extends EventTarget {
   static readonly #byEndpoint = new Map<string, SessionManager>();
@@ -297,10 +303,17 @@ export class SessionManager extends EventTarget {
     return this.#signingIn;
   }
 
+  /** How long to wait before sign-in attempt `retry + 2`: the proxy's Retry-After, else a backoff. */
+  #signInDelay(retry: number, response?: Response): number {
+    const asked = response ? parseRetryAfter(response.headers.get('retry-after'), Date.now()) : undefined;
+    if (asked !== undefined) return Math.min(asked, SIGN_IN_MAX_WAIT_MS);
+    return backoffDelay(retry, { baseDelayMs: 500, maxDelayMs: SIGN_IN_MAX_WAIT_MS }, Math.random) + 250;
+  }
+
   async #requestSession(): Promise<SessionGrant> {
     const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
     const url = `${this.#options.endpoint.replace(/\/$/, '')}/session`;
-    const attempt = () =>
+    const once = () =>
       fetchImpl(url, {
         method: 'POST',
         // The portal's own sign-in cookie goes along, also to a proxy on another origin.
@@ -309,9 +322,27 @@ export class SessionManager extends EventTarget {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(this.#options.signInBody ?? {}),
       });
+    // No answer at all (a restart, a dropped connection) is tried again too; a timeout is not.
+    const attempt = async (): Promise<Response> => {
+      for (let retry = 0; ; retry++) {
+        try {
+          return await once();
+        } catch (error) {
+          const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+          if (timedOut || retry >= SIGN_IN_RETRIES) throw error;
+          await sleep(this.#signInDelay(retry));
+        }
+      }
+    };
     let response: Response;
     try {
       response = await attempt();
+      // A busy or restarting proxy (429, 502, 503, 504, or no answer at all) is tried again a few
+      // times, honouring Retry-After, before the member sees a failure.
+      for (let retry = 0; retry < SIGN_IN_RETRIES && SIGN_IN_RETRY_STATUSES.has(response.status); retry++) {
+        await sleep(this.#signInDelay(retry, response));
+        response = await attempt().catch(() => response);
+      }
       // One retry on 401 (a portal session renewed a moment ago), then the session has ended.
       if (response.status === 401) response = await attempt();
     } catch (cause) {

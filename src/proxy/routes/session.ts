@@ -12,13 +12,13 @@ import { sha256Hex } from '../idempotency.js';
 import { limitPerAddress } from '../middleware.js';
 import type { Member } from '../options.js';
 import { MemberView } from '../schemas.js';
-import { mintWidgetToken } from '../widget-token.js';
+import { DEFAULT_WIDGET_TOKEN_TTL_SECONDS, mintWidgetToken } from '../widget-token.js';
 
 const USER_CACHE_TTL_MS = 60 * 60 * 1000;
 
 export function sessionRoutes(core: ProxyCore) {
   const { upstream, store, options } = core;
-  const ttlSeconds = options.widgetTokenTtlSeconds ?? 600;
+  const ttlSeconds = options.widgetTokenTtlSeconds ?? DEFAULT_WIDGET_TOKEN_TTL_SECONDS;
 
   async function findOrCreateUser(member: Member, signal: AbortSignal): Promise<User> {
     const cachedId = await store.get(`user:${member.uniqueId}`);
