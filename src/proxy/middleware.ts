@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
+import { isEnded } from './sessions.js';
 import {
   DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
   MAX_WIDGET_TOKEN_TTL_SECONDS,
@@ -79,13 +80,28 @@ export const checkOrigin = (core: ProxyCore) =>
   });
 
 /** Fixed one-minute windows in the store; over the limit is a 429 with Retry-After (S6). */
+/** The rate-limit window, and the slices it is counted in. */
+const WINDOW_MS = 60_000;
+const SLICE_MS = 10_000;
+
+/**
+ * At most `limit` requests in any 60 seconds, counted in 10-second slices: a sliding window, so
+ * a burst at the end of one minute and another at the start of the next are counted together
+ * (two fixed windows would let twice the limit through in a moment).
+ */
 export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: number): Promise<void> {
-  const windowMs = 60_000;
   const now = Date.now();
-  const windowStart = now - (now % windowMs);
-  const count = await core.store.increment(`rate:${bucket}:${windowStart}`, windowMs);
+  const slice = now - (now % SLICE_MS);
+  const earlier = Array.from({ length: WINDOW_MS / SLICE_MS - 1 }, (_, i) => slice - (i + 1) * SLICE_MS);
+  const [current, ...before] = await Promise.all([
+    core.store.increment(`rate:${bucket}:${slice}`, WINDOW_MS + SLICE_MS),
+    ...earlier.map((start) => core.store.get(`rate:${bucket}:${start}`)),
+  ]);
+  const count = current + before.reduce((sum, value) => sum + Number(value ?? 0), 0);
   if (count > limit) {
-    const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+    // When the oldest slice that still counts leaves the window.
+    const oldest = earlier.findLast((_, i) => Number(before[i] ?? 0) > 0) ?? slice;
+    const retryAfter = Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000));
     throw new ProblemError(
       429,
       'rate_limited',
@@ -120,7 +136,7 @@ export const requireMember = (core: ProxyCore) =>
           ),
         )
       : undefined;
-    if (!identity) {
+    if (!identity || (await isEnded(core, identity))) {
       throw new ProblemError(
         401,
         match ? 'session_expired' : 'session_required',

@@ -15,6 +15,7 @@ import { eventRoutes } from './routes/events.js';
 import { memberRoutes } from './routes/member.js';
 import { sessionRoutes } from './routes/session.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { endMemberSessions } from './sessions.js';
 import { MemoryStore } from './store.js';
 
 export type ConsultProxy = Hono<ProxyEnv> & {
@@ -22,6 +23,12 @@ export type ConsultProxy = Hono<ProxyEnv> & {
   readonly ready: Promise<void>;
   /** Deletes the webhook this proxy registered. */
   close(): Promise<void>;
+  /**
+   * Ends every widget session of the member with this `uniqueId` (your id for them), in every
+   * instance sharing the store: their tokens are refused and their open streams close. Call it
+   * when your portal signs the member out or blocks them. False when no such member is known.
+   */
+  endMemberSessions(uniqueId: string): Promise<boolean>;
 };
 
 const consoleLogger = (entry: ProxyLogEntry): void => {
@@ -83,7 +90,7 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
   app.use(noStore);
   const corsHeaders = cors({
     origin: (origin) => ((options.allowedOrigins ?? []).includes(origin) ? origin : null),
-    allowMethods: ['GET', 'POST'],
+    allowMethods: ['GET', 'POST', 'DELETE'],
     allowHeaders: ['authorization', 'content-type', 'idempotency-key'],
     // The browser's client honours Retry-After (S15); across origins it must be exposed to read it.
     exposeHeaders: ['retry-after'],
@@ -155,6 +162,14 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
 
   return Object.assign(app, {
     ready,
+    endMemberSessions: async (uniqueId: string) => {
+      const userId =
+        (await core.store.get(`user:${uniqueId}`)) ??
+        (await core.upstream.searchUsersByQuery(uniqueId)).find((u) => u.uniqueId === uniqueId)?.id;
+      if (!userId) return false;
+      await endMemberSessions(core, userId);
+      return true;
+    },
     close: async () => {
       if (registeredWebhookId) await core.upstream.deleteWebhook(registeredWebhookId).catch(() => undefined);
       registeredWebhookId = undefined;

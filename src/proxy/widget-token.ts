@@ -41,7 +41,16 @@ export async function mintWidgetToken(
   const issuedAt = Math.floor(now / 1000);
   const exp = issuedAt + Math.min(ttlSeconds, MAX_WIDGET_TOKEN_TTL_SECONDS);
   const token = await sign(
-    { sub: member.userId, uid: member.uniqueId, aud: AUDIENCE, jti: newTokenId(), iat: issuedAt, exp },
+    // `its`: the issue time in milliseconds, so a session ended this second is told from one begun just after.
+    {
+      sub: member.userId,
+      uid: member.uniqueId,
+      aud: AUDIENCE,
+      jti: newTokenId(),
+      iat: issuedAt,
+      its: now,
+      exp,
+    },
     secret,
     'HS256',
   );
@@ -77,7 +86,7 @@ export async function verifyWidgetToken(
       uniqueId: payload['uid'],
       expiresAt: payload.exp * 1000,
       tokenId: payload['jti'],
-      issuedAt: payload.iat * 1000,
+      issuedAt: typeof payload['its'] === 'number' ? payload['its'] : payload.iat * 1000,
     };
   } catch {
     return undefined;

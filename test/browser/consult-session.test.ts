@@ -288,6 +288,34 @@ describe('<consult-session> when the member changes or signs out', () => {
     expect(backend.sandbox.requests.length).to.equal(callsBefore, 'nothing reached the service');
   });
 
+  it('ends the session at the proxy on sign-out, so the old token is refused even if it was copied', async () => {
+    const backend = createDemoBackend();
+    await backend.ready;
+    const deletes: string[] = [];
+    let copied = '';
+    const watching: typeof fetch = (input, init) => {
+      if (init?.method === 'DELETE') deletes.push(String(input));
+      // What a script on the page could have copied: the token the last call sent.
+      else copied = new Headers(init?.headers).get('authorization') ?? copied;
+      return backend.fetch(input, init);
+    };
+    const session = new SessionManager({
+      endpoint: backend.endpoint,
+      fetch: watching,
+      signIn: backend.signInAs('alex'),
+    });
+    const alex = await session.ready();
+    await session.client.getCaseHistory(alex.id);
+    expect(copied).to.match(/^Bearer /);
+    session.signOut();
+    await waitUntil(() => deletes.length === 1, 'the proxy is told');
+    expect(deletes[0]).to.match(/\/session$/);
+    const reuse = await backend.fetch(`${backend.endpoint}/user/${alex.id}/case-history`, {
+      headers: { authorization: copied },
+    });
+    expect(reuse.status).to.equal(401);
+  });
+
   it('ends the session when a freshly issued token is refused too, after two sign-ins and no loop', async () => {
     const backend = createDemoBackend();
     await backend.ready;

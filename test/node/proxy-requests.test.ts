@@ -196,3 +196,38 @@ describe('widget tokens', () => {
     assert.equal((await read(anonymous)).status, 401, 'a token without an id');
   });
 });
+
+describe('rate limits', () => {
+  it('slide: a burst at the end of one minute and one at the start of the next count together', async () => {
+    const limited = await startTestProxy({ limits: { perMemberPerMinute: 20 } });
+    const realNow = Date.now;
+    try {
+      const token = await limited.session('alex');
+      // Just before the next full minute, then just after it.
+      const boundary = realNow() - (realNow() % 60_000) + 60_000;
+      Date.now = () => boundary - 500;
+      const first = await Promise.all(
+        Array.from({ length: 20 }, () => limited.call('GET', '/user/usr_demo_alex', { token })),
+      );
+      assert.deepEqual([...new Set(first.map((r) => r.status))], [200]);
+      Date.now = () => boundary + 500;
+      const second = await Promise.all(
+        Array.from({ length: 20 }, () => limited.call('GET', '/user/usr_demo_alex', { token })),
+      );
+      assert.equal(
+        second.filter((r) => r.status === 200).length,
+        0,
+        'a fixed window would have let 20 more through a second later',
+      );
+      const refused = second[0]!;
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) >= 50, 'wait until the burst leaves the window');
+      // A minute after the first burst, the member may go on.
+      Date.now = () => boundary + 60_000;
+      assert.equal((await limited.call('GET', '/user/usr_demo_alex', { token })).status, 200);
+    } finally {
+      Date.now = realNow;
+      await limited.close();
+    }
+  });
+});

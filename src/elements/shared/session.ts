@@ -213,11 +213,31 @@ export class SessionManager extends EventTarget {
     this.#setStatus('idle');
   }
 
-  /** Ends the session here: forgets the token and the member's drafts (S16). */
+  /**
+   * Ends the session: tells the proxy (which refuses the token from then on, everywhere), and
+   * forgets the token and the member's drafts here (S16).
+   */
   signOut(): void {
+    const token = this.#grant?.token;
+    if (token) this.#endOnProxy(token);
     if (this.user) clearDrafts(this.user.id);
     this.user = undefined;
     this.#end('signed-out');
+  }
+
+  /** `DELETE {endpoint}/session` with the token, sent even if the page is being left; its outcome does not matter here. */
+  #endOnProxy(token: string): void {
+    const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
+    void Promise.resolve()
+      .then(() =>
+        fetchImpl(`${this.#options.endpoint.replace(/\/$/, '')}/session`, {
+          method: 'DELETE',
+          credentials: 'include',
+          keepalive: true,
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      )
+      .catch(() => undefined);
   }
 
   /** Tries again after an error or expiry. */

@@ -8,6 +8,7 @@ import { streamSSE } from 'hono/streaming';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { member, requireMember } from '../middleware.js';
+import { concerns, sessionsChannel } from '../sessions.js';
 
 export const eventsChannel = (userId: string) => `events:${userId}`;
 
@@ -16,7 +17,8 @@ export function eventRoutes(core: ProxyCore) {
   const heartbeatMs = core.options.heartbeatMs ?? 15_000;
 
   return new Hono<ProxyEnv>().get('/events', requireMember(core), (c) => {
-    const { userId, expiresAt } = member(c);
+    const identity = member(c);
+    const { userId, expiresAt } = identity;
     const count = open.get(userId) ?? 0;
     if (count >= core.limits.streamsPerMember) {
       throw new ProblemError(
@@ -40,6 +42,11 @@ export function eventRoutes(core: ProxyCore) {
       const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
         void stream.writeSSE({ event: 'consultation', data: message }).catch(finish);
       });
+      // This session ended (signed out here, or everywhere): the stream says so and closes.
+      const unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), (message) => {
+        if (!concerns(message, identity)) return;
+        void stream.writeSSE({ event: 'session-expired', data: '{"reason":"ended"}' }).finally(finish);
+      });
       const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
       const expiry = setTimeout(
         () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
@@ -59,6 +66,7 @@ export function eventRoutes(core: ProxyCore) {
         clearInterval(heartbeat);
         clearTimeout(expiry);
         unsubscribe();
+        unsubscribeSessions();
         open.set(userId, (open.get(userId) ?? 1) - 1);
         if (open.get(userId) === 0) open.delete(userId);
       }

@@ -9,7 +9,8 @@ import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { fromUpstream } from '../errors.js';
 import { sha256Hex } from '../idempotency.js';
-import { limitPerAddress } from '../middleware.js';
+import { limitPerAddress, member, requireMember } from '../middleware.js';
+import { endSession } from '../sessions.js';
 import type { Member } from '../options.js';
 import { MemberView } from '../schemas.js';
 import { DEFAULT_WIDGET_TOKEN_TTL_SECONDS, mintWidgetToken } from '../widget-token.js';
@@ -59,51 +60,64 @@ export function sessionRoutes(core: ProxyCore) {
     return user;
   }
 
-  return new Hono<ProxyEnv>().post(
-    '/session',
-    limitPerAddress(core, 'session', core.limits.sessionsPerAddressPerMinute),
-    async (c) => {
-      let signedIn: Member | null | undefined;
-      try {
-        signedIn = await options.authenticate(c.req.raw);
-      } catch (error) {
-        if (error instanceof ProblemError) throw error;
-        core.log({
-          level: 'error',
-          message: 'authenticate hook failed',
-          code: (error as Error)?.name ?? 'Error',
-        });
-        throw new ProblemError(
-          500,
-          'authenticate_failed',
-          'Sign-in check failed',
-          'The portal could not check the sign-in.',
-        );
-      }
-      if (!signedIn?.uniqueId) {
-        throw new ProblemError(
-          401,
-          'not_signed_in',
-          'Unauthorized',
-          'Sign in to the portal to ask a doctor.',
-          undefined,
-          {
-            'www-authenticate': 'Bearer realm="consult"',
-          },
-        );
-      }
-      let user: User;
-      try {
-        user = await findOrCreateUser(signedIn, c.req.raw.signal);
-      } catch (error) {
-        throw fromUpstream(error);
-      }
-      const { token, expiresAt } = await mintWidgetToken(
-        options.sessionSecret,
-        { userId: user.id, uniqueId: signedIn.uniqueId },
-        ttlSeconds,
-      );
-      return c.json({ token, expiresAt: new Date(expiresAt).toISOString(), user: MemberView.parse(user) });
-    },
+  return (
+    new Hono<ProxyEnv>()
+      .post(
+        '/session',
+        limitPerAddress(core, 'session', core.limits.sessionsPerAddressPerMinute),
+        async (c) => {
+          let signedIn: Member | null | undefined;
+          try {
+            signedIn = await options.authenticate(c.req.raw);
+          } catch (error) {
+            if (error instanceof ProblemError) throw error;
+            core.log({
+              level: 'error',
+              message: 'authenticate hook failed',
+              code: (error as Error)?.name ?? 'Error',
+            });
+            throw new ProblemError(
+              500,
+              'authenticate_failed',
+              'Sign-in check failed',
+              'The portal could not check the sign-in.',
+            );
+          }
+          if (!signedIn?.uniqueId) {
+            throw new ProblemError(
+              401,
+              'not_signed_in',
+              'Unauthorized',
+              'Sign in to the portal to ask a doctor.',
+              undefined,
+              {
+                'www-authenticate': 'Bearer realm="consult"',
+              },
+            );
+          }
+          let user: User;
+          try {
+            user = await findOrCreateUser(signedIn, c.req.raw.signal);
+          } catch (error) {
+            throw fromUpstream(error);
+          }
+          const { token, expiresAt } = await mintWidgetToken(
+            options.sessionSecret,
+            { userId: user.id, uniqueId: signedIn.uniqueId },
+            ttlSeconds,
+          );
+          return c.json({
+            token,
+            expiresAt: new Date(expiresAt).toISOString(),
+            user: MemberView.parse(user),
+          });
+        },
+      )
+      // The member signed out here: this token is refused from now on, by every instance sharing
+      // the store, and its open streams close.
+      .delete('/session', requireMember(core), async (c) => {
+        await endSession(core, member(c));
+        return c.body(null, 204);
+      })
   );
 }
