@@ -376,6 +376,18 @@ describe('<consult-thread>', () => {
       expect($(element, '.by')).to.equal(null);
     });
 
+    it('reads the consultation again when the live stream says events were missed', async () => {
+      const { backend, session, element, consultationId } = await newThread(['Is this still waiting?']);
+      // An answer the stream never told of (it arrived while the stream was away and is too old to replay).
+      const stored = backend.sandbox.state.consultations.get(consultationId)!;
+      stored.questions[0]!.answer = 'Answered **while you were away**.';
+      stored.status = 'resolved';
+      expect(shadowText(element)).to.contain('Waiting for a doctor');
+      session.manager.dispatchEvent(new Event('resync'));
+      await waitUntil(() => $(element, '[part=answer] strong'), 'the answer shows', { timeout: 5000 });
+      expect($(element, '[part=answer] strong')!.textContent).to.equal('while you were away');
+    });
+
     it('polls for the answer while the live stream is down', async () => {
       const backend = createDemoBackend();
       await backend.ready;

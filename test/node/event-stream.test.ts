@@ -35,17 +35,23 @@ describe('the live event stream', () => {
   function stream(tokens: string[], refused = () => true) {
     const events: [string, string][] = [];
     const live: boolean[] = [];
+    const resyncs: number[] = [];
     let issued = 0;
     const events$ = new EventStream({
       url: () => url,
       token: async () => tokens[Math.min(issued++, tokens.length - 1)]!,
-      fetch: (input, init) => fetch(input, init),
+      fetch: (input, init) => {
+        lastEventIds.push(new Headers(init.headers).get('last-event-id'));
+        return fetch(input, init);
+      },
       refused,
       onEvent: (name, data) => void events.push([name, data]),
       onLive: (value) => live.push(value),
+      onResync: () => void resyncs.push(Date.now()),
     });
-    return { stream: events$, events, live };
+    return { stream: events$, events, live, resyncs };
   }
+  let lastEventIds: (string | null)[] = [];
 
   const sse = (res: ServerResponse, body: string, end = false) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -74,6 +80,34 @@ describe('the live event stream', () => {
     events$.start();
     await eventually('the event after the reconnect', () => events.length === 1, 5000);
     assert.equal(attempts.length, 2);
+    events$.stop();
+  });
+
+  it('asks to replay from the last event it received when it reconnects', async () => {
+    attempts = [];
+    lastEventIds = [];
+    handler = (_req, res, attempt) =>
+      attempt === 1
+        ? sse(res, 'id: 7\nevent: consultation\ndata: {"n":1}\n\n', true)
+        : sse(res, 'id: 8\nevent: consultation\ndata: {"n":2}\n\n');
+    const { stream: events$, events, resyncs } = stream(['tok-1']);
+    events$.start();
+    await eventually('both events', () => events.length === 2, 5000);
+    assert.deepEqual(lastEventIds, [null, '7']);
+    assert.deepEqual(resyncs, [], 'nothing to re-read: the proxy replays');
+    events$.stop();
+  });
+
+  it('asks for a re-read when the proxy cannot replay, or when it comes back with no id to replay from', async () => {
+    attempts = [];
+    lastEventIds = [];
+    handler = (_req, res, attempt) =>
+      attempt === 1 ? sse(res, ': nothing yet\n\n', true) : sse(res, 'event: reset\ndata: {}\n\n');
+    const { stream: events$, events, resyncs } = stream(['tok-1']);
+    events$.start();
+    // The second connection: no id to replay from (one re-read), then the proxy's reset (another).
+    await eventually('two re-reads', () => resyncs.length === 2, 5000);
+    assert.deepEqual(events, [], 'a reset is not handed over as an event');
     events$.stop();
   });
 

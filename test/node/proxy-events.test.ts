@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { MemoryStore } from '../../src/proxy/store.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import {
@@ -357,5 +358,107 @@ describe('the event stream', () => {
     assert.equal(again.status, 200);
     second.close();
     again.close();
+  });
+});
+
+describe('live events that lose nothing', () => {
+  let replaying: TestProxy;
+  let store: MemoryStore;
+  let token: string;
+
+  before(async () => {
+    store = new MemoryStore();
+    replaying = await startTestProxy({ sandbox, webhookSecret: WEBHOOK_SECRET, heartbeatMs: 100, store });
+    extraProxies.push(replaying);
+    token = await replaying.session('noor');
+  });
+
+  const noorEvent = (type: string) =>
+    signed({ type, caseId: 'cns_demo_noor_fever', userId: DEMO_USER_IDS.noor });
+  const openFrom = async (lastEventId?: string) => {
+    const stream = await openEventStream(
+      `${replaying.url}/events`,
+      token,
+      lastEventId === undefined ? {} : { 'last-event-id': lastEventId },
+    );
+    streams.push(stream);
+    await stream.next((item) => item.event === 'ready');
+    return stream;
+  };
+  const consultationIds = (stream: SseStream) =>
+    stream.items.filter((item) => item.event === 'consultation').map((item) => item.id);
+
+  it('numbers every event, and replays what a member missed while no stream was open, in order', async () => {
+    const live = await openFrom();
+    assert.equal((await deliver(noorEvent('consultationClaimed'), replaying)).status, 200);
+    const first = await live.next((item) => item.event === 'consultation', 2000);
+    assert.equal(first.id, '1');
+    live.close();
+
+    // Two events while the member's stream is away (a network drop, a deploy).
+    assert.equal((await deliver(noorEvent('questionResolved'), replaying)).status, 200);
+    assert.equal((await deliver(noorEvent('consultationClosed'), replaying)).status, 200);
+
+    const back = await openFrom('1');
+    await back.next(() => consultationIds(back).length === 2, 2000).catch(() => undefined);
+    assert.deepEqual(consultationIds(back), ['2', '3']);
+    assert.deepEqual(
+      back.events('consultation').map((item) => JSON.parse(item.data ?? '{}').type),
+      ['questionResolved', 'consultationClosed'],
+    );
+    // Then it goes on live, numbered on.
+    assert.equal((await deliver(noorEvent('consultationClaimed'), replaying)).status, 200);
+    await back.next(() => consultationIds(back).length === 3, 2000).catch(() => undefined);
+    assert.deepEqual(consultationIds(back), ['2', '3', '4']);
+    back.close();
+  });
+
+  it('replays nothing to a stream that missed nothing, and a reset when the gap is too old', async () => {
+    const current = await openFrom('4');
+    await sleep(QUIET_MS);
+    assert.deepEqual(consultationIds(current), []);
+    assert.deepEqual(current.events('reset'), []);
+    current.close();
+
+    // The oldest events have left the store: the stream cannot replay them, and says so.
+    await store.delete(`event:${DEMO_USER_IDS.noor}:2`);
+    const old = await openFrom('1');
+    await old.next((item) => item.event === 'reset', 2000);
+    assert.deepEqual(consultationIds(old), [], 'a partial replay would skip what is missing');
+    old.close();
+
+    // An id that is not one of ours is a reset too.
+    const foreign = await openFrom('99999');
+    await foreign.next((item) => item.event === 'reset', 2000);
+    foreign.close();
+  });
+
+  it('keeps one case’s events in the order they came, even when they arrive together', async () => {
+    const stream = await openFrom('4');
+    const types = ['consultationClaimed', 'questionResolved', 'consultationClosed'];
+    // Sent a moment apart, so they arrive in this order while the ones before are still being read.
+    await sandbox.control('/faults', { latencyMs: 150 });
+    const sending: Promise<unknown>[] = [];
+    for (const type of types) {
+      sending.push(deliver(noorEvent(type), replaying));
+      await sleep(30);
+    }
+    await Promise.all(sending);
+    await sandbox.control('/faults', { latencyMs: 0 });
+    await stream.next(() => consultationIds(stream).length === 3, 2000).catch(() => undefined);
+    const received = stream
+      .events('consultation')
+      .map((item) => ({ id: Number(item.id), type: JSON.parse(item.data ?? '{}').type }));
+    assert.deepEqual(
+      received.map((event) => event.id),
+      [5, 6, 7],
+      'numbered in order',
+    );
+    assert.deepEqual(
+      received.map((event) => event.type),
+      types,
+      'in the order they arrived',
+    );
+    stream.close();
   });
 });

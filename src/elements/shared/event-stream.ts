@@ -1,7 +1,8 @@
 /**
  * The member's live event stream, `GET {endpoint}/events`: a fetch stream with the Authorization
  * header (never a token in a URL), parsed by eventsource-parser, reopened after a drop with the
- * client's jittered exponential backoff. The session owns one and opens it while anyone listens.
+ * client's jittered exponential backoff, asking the proxy to replay what it missed
+ * (`Last-Event-ID`). The session owns one and opens it while anyone listens.
  */
 import { createParser } from 'eventsource-parser';
 import { backoffDelay } from '../../client/retry.js';
@@ -18,6 +19,11 @@ export interface EventStreamOptions {
   onEvent(name: string, data: string): Promise<void> | void;
   /** The stream opened or closed. */
   onLive(live: boolean): void;
+  /**
+   * Events may have been missed and cannot be replayed (the proxy said `reset`, or the stream came
+   * back with no id to replay from): whoever shows data should read it again.
+   */
+  onResync(): void;
 }
 
 /** Reconnects wait between 0 and 1 s, 2 s, 4 s … up to 30 s. */
@@ -26,6 +32,8 @@ const BACKOFF = { baseDelayMs: 1000, maxDelayMs: 30_000 };
 export class EventStream {
   readonly #options: EventStreamOptions;
   #running?: AbortController;
+  /** The id of the last event received: a reconnect asks the proxy to replay what came after it. */
+  #lastEventId?: string;
 
   constructor(options: EventStreamOptions) {
     this.#options = options;
@@ -46,12 +54,18 @@ export class EventStream {
 
   async #run(stopped: AbortSignal): Promise<void> {
     let failures = 0;
+    let opened = false;
     while (!stopped.aborted) {
       try {
         const token = await this.#options.token();
         stopped.throwIfAborted();
+        const lastEventId = this.#lastEventId;
         const response = await this.#options.fetch(this.#options.url(), {
-          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: 'text/event-stream',
+            ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
+          },
           signal: stopped,
         });
         if (response.status === 401) {
@@ -62,6 +76,9 @@ export class EventStream {
         if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
         failures = 0;
         this.#options.onLive(true);
+        // Back after a drop with nothing to replay from: what happened meanwhile is unknown.
+        if (opened && lastEventId === undefined) this.#options.onResync();
+        opened = true;
         await this.#read(response.body, stopped);
       } catch {
         if (stopped.aborted) break;
@@ -77,7 +94,11 @@ export class EventStream {
   async #read(body: ReadableStream<Uint8Array>, stopped: AbortSignal): Promise<void> {
     const pending: (Promise<void> | void)[] = [];
     const parser = createParser({
-      onEvent: (event) => pending.push(this.#options.onEvent(event.event ?? 'message', event.data)),
+      onEvent: (event) => {
+        if (event.id !== undefined) this.#lastEventId = event.id;
+        if (event.event === 'reset') return this.#options.onResync();
+        pending.push(this.#options.onEvent(event.event ?? 'message', event.data));
+      },
     });
     const reader = body.getReader();
     const decoder = new TextDecoder();

@@ -40,9 +40,12 @@ export class LiveUpdatesController implements ReactiveController {
     this.#unsubscribe?.();
     this.#session?.removeEventListener('live', this.#onLive);
     this.#session?.removeEventListener('status', this.#onLive);
+    this.#session?.removeEventListener('resync', this.#onResync);
     this.#session = session;
     this.#unsubscribe = session?.subscribe((update) => this.#options.onUpdate(update));
     session?.addEventListener('live', this.#onLive);
+    // Events were missed that cannot be replayed: read what is shown once, now.
+    session?.addEventListener('resync', this.#onResync);
     // A signed-out or refused session polls no more.
     session?.addEventListener('status', this.#onLive);
     this.#sync();
@@ -64,6 +67,12 @@ export class LiveUpdatesController implements ReactiveController {
   }
 
   #onLive = (): void => this.#sync();
+
+  #onResync = (): void => {
+    const session = this.#session;
+    if (!session || !this.#host.isConnected) return;
+    void Promise.resolve(this.#options.poll(session, new AbortController().signal)).catch(() => undefined);
+  };
 
   /** Polls while the live stream is down and the host wants it; stops otherwise. */
   #sync(): void {

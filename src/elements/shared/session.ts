@@ -105,6 +105,8 @@ export class SessionManager extends EventTarget {
       if (name === 'session-expired') void this.#signIn().catch(() => undefined);
     },
     onLive: (live) => this.#setLive(live),
+    // Updates may have been missed: elements read what they show again.
+    onResync: () => this.dispatchEvent(new Event('resync')),
   });
 
   constructor(options: SessionOptions) {

@@ -2,15 +2,16 @@
  * `GET {base}/events`: a server-sent event stream of the member's consultation events. The widget
  * token comes in the Authorization header (a fetch stream, never a token in the URL); a comment
  * line every `heartbeatMs` keeps intermediaries from closing it; it ends when the token expires.
+ * Every consultation event carries an `id:`; a stream opened with `Last-Event-ID` first replays
+ * what the member missed (see event-log.ts), or says `reset` when that is too old to replay.
  */
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
+import { eventsChannel, missedSince, type LoggedEvent } from '../event-log.js';
 import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
-
-export const eventsChannel = (userId: string) => `events:${userId}`;
 
 export function eventRoutes(core: ProxyCore) {
   const open = new Map<string, number>();
@@ -19,6 +20,8 @@ export function eventRoutes(core: ProxyCore) {
   return new Hono<ProxyEnv>().get('/events', requireMember(core), (c) => {
     const identity = member(c);
     const { userId, expiresAt } = identity;
+    // Where a reconnecting stream left off (the browser's EventSource, or our client, sends it).
+    const lastEventId = c.req.header('last-event-id')?.trim() || undefined;
     const count = open.get(userId) ?? 0;
     if (count >= core.limits.streamsPerMember) {
       throw new ProblemError(
@@ -39,8 +42,24 @@ export function eventRoutes(core: ProxyCore) {
     return streamSSE(c, async (stream) => {
       let finish!: () => void;
       const finished = new Promise<void>((resolve) => (finish = resolve));
+      // Live events wait while the missed ones are replayed, so the member sees them all in order.
+      let replaying = true;
+      let sentUpTo = 0;
+      const waiting: LoggedEvent[] = [];
+      const send = (event: LoggedEvent) => {
+        if (event.id <= sentUpTo) return;
+        sentUpTo = event.id;
+        void stream.writeSSE({ id: String(event.id), event: 'consultation', data: event.data }).catch(finish);
+      };
       const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
-        void stream.writeSSE({ event: 'consultation', data: message }).catch(finish);
+        let event: LoggedEvent;
+        try {
+          event = JSON.parse(message) as LoggedEvent;
+        } catch {
+          return;
+        }
+        if (replaying) waiting.push(event);
+        else send(event);
       });
       // This session ended (signed out here, or everywhere): the stream says so and closes.
       const unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), (message) => {
@@ -61,6 +80,15 @@ export function eventRoutes(core: ProxyCore) {
           event: 'ready',
           data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString() }),
         });
+        if (lastEventId !== undefined) {
+          const missed = await missedSince(core, userId, Number(lastEventId));
+          // Too old to replay (or not an id of ours): the elements read everything again.
+          if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
+          for (const event of missed.events) send(event);
+          sentUpTo = Math.max(sentUpTo, missed.gap ? missed.latest : sentUpTo);
+        }
+        replaying = false;
+        for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
         await finished;
       } finally {
         clearInterval(heartbeat);

@@ -11,11 +11,24 @@ import { ProblemError } from '../../server/problems.js';
 import { WEBHOOK_EVENT_TYPES } from '../../client/types.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { BrowserEvent } from '../schemas.js';
-import { eventsChannel } from './events.js';
+import { recordEvent } from '../event-log.js';
 
 const SEEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function webhookRoutes(core: ProxyCore) {
+  /** The work in progress for each case: the next event for it waits for the one before. */
+  const queues = new Map<string, Promise<unknown>>();
+  const inOrder = (key: string, task: () => Promise<void>): Promise<void> => {
+    const next = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(task);
+    queues.set(key, next);
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (queues.get(key) === next) queues.delete(key);
+      });
+    return next;
+  };
+
   return new Hono<ProxyEnv>().post('/webhooks', async (c) => {
     const raw = await c.req.text();
     const headers = {
@@ -60,17 +73,21 @@ export function webhookRoutes(core: ProxyCore) {
     if (!(await core.store.setIfAbsent(`webhook-seen:${messageId}`, '1', SEEN_TTL_MS))) {
       return c.json({ received: true, duplicate: true });
     }
+    const { caseId, type } = event;
     try {
-      const consultation = await core.upstream.getConsultation(event.caseId);
-      const message = BrowserEvent.parse({
-        // Browsers hear the known types only; anything newer is a plain "it changed".
-        type: (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)
-          ? event.type
-          : 'consultationChanged',
-        consultationId: consultation.consultationId,
-        status: consultation.status,
+      // One case's events are read and numbered one after another, in the order they came, so
+      // "resolved" never reaches a member before the "claimed" that preceded it.
+      await inOrder(caseId, async () => {
+        const consultation = await core.upstream.getConsultation(caseId);
+        const message = BrowserEvent.parse({
+          // Browsers hear the known types only; anything newer is a plain "it changed".
+          type: (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type) ? type : 'consultationChanged',
+          consultationId: consultation.consultationId,
+          status: consultation.status,
+        });
+        // Kept for replay whether or not the member has a stream open right now.
+        await recordEvent(core, consultation.userId, JSON.stringify(message));
       });
-      await core.store.publish(eventsChannel(consultation.userId), JSON.stringify(message));
       return c.json({ received: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404)

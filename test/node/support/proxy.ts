@@ -236,6 +236,7 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 export interface SseItem {
   event?: string;
   data?: string;
+  id?: string;
   comment?: string;
 }
 
@@ -259,11 +260,19 @@ export interface SseStream {
  * Opens `GET {url}` as a fetch stream with the Authorization header (as the element does) and
  * parses `event:`/`data:` lines and `:` comments as they arrive.
  */
-export async function openEventStream(url: string, token?: string): Promise<SseStream> {
+export async function openEventStream(
+  url: string,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<SseStream> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('stream open timed out')), REQUEST_TIMEOUT_MS);
   const response = await fetch(url, {
-    headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      accept: 'text/event-stream',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     signal: controller.signal,
   }).finally(() => clearTimeout(timer));
   const items: SseItem[] = [];
@@ -294,6 +303,7 @@ export async function openEventStream(url: string, token?: string): Promise<SseS
               const field = colon < 0 ? line : line.slice(0, colon);
               const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
               if (field === 'event') current.event = value;
+              else if (field === 'id') current.id = value;
               else if (field === 'data')
                 current.data = current.data === undefined ? value : `${current.data}\n${value}`;
             }

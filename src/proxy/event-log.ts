@@ -1,0 +1,50 @@
+/**
+ * The member's live events, numbered and kept for a while in the store, so a stream that comes
+ * back (after a network drop, a proxy restart or a deploy, on any instance sharing the store)
+ * replays what the member missed, in order, from its `Last-Event-ID`.
+ */
+import type { ProxyCore } from './context.js';
+
+/** How long an event can be replayed: long enough for any reconnect, a deploy included. */
+export const REPLAY_MS = 15 * 60_000;
+/** The counter outlives the events it numbered by far, so ids never repeat in a replay window. */
+const SEQUENCE_TTL_MS = 7 * 24 * 60 * 60_000;
+
+export const eventsChannel = (userId: string) => `events:${userId}`;
+const sequenceKey = (userId: string) => `event-seq:${userId}`;
+const eventKey = (userId: string, id: number) => `event:${userId}:${id}`;
+
+/** One event as it travels between instances: its number and its data. */
+export interface LoggedEvent {
+  id: number;
+  data: string;
+}
+
+/** Numbers `data`, keeps it for replay, and sends it to the member's open streams everywhere. */
+export async function recordEvent(core: ProxyCore, userId: string, data: string): Promise<number> {
+  const id = await core.store.increment(sequenceKey(userId), SEQUENCE_TTL_MS);
+  await core.store.set(eventKey(userId, id), data, REPLAY_MS);
+  await core.store.publish(eventsChannel(userId), JSON.stringify({ id, data } satisfies LoggedEvent));
+  return id;
+}
+
+/**
+ * What the member missed after event `lastId`, oldest first; `gap` when some of it is no longer
+ * kept (or the id is not one of ours), so the stream can tell the elements to read everything again.
+ */
+export async function missedSince(
+  core: ProxyCore,
+  userId: string,
+  lastId: number,
+): Promise<{ events: LoggedEvent[]; gap: boolean; latest: number }> {
+  const latest = Number((await core.store.get(sequenceKey(userId))) ?? 0);
+  if (!Number.isInteger(lastId) || lastId < 0 || lastId > latest) return { events: [], gap: true, latest };
+  const ids = Array.from({ length: latest - lastId }, (_, i) => lastId + 1 + i);
+  const found = await Promise.all(ids.map((id) => core.store.get(eventKey(userId, id))));
+  const events: LoggedEvent[] = [];
+  for (const [i, data] of found.entries()) {
+    if (data === undefined) return { events: [], gap: true, latest };
+    events.push({ id: ids[i] ?? 0, data });
+  }
+  return { events, gap: false, latest };
+}
