@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { demoSignIn } from '../src/proxy/demo.js';
 import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
 import type { ProxyLogEntry } from '../src/proxy/options.js';
+import type { ProxyStore } from '../src/proxy/store.js';
 import { startSandboxServer, type SandboxServer, type SandboxServerOptions } from '../src/sandbox/node.js';
 import { mountDemo, portalMember } from './server.js';
 
@@ -19,6 +20,8 @@ export interface DemoStackOptions {
   /** The fetch the proxy uses to reach the sandbox (tests record what crosses it). */
   upstreamFetch?: typeof fetch;
   logger?: (entry: ProxyLogEntry) => void;
+  /** The proxy's shared state; default in memory (`CONSULT_REDIS_URL` gives `npm start` a Redis one). */
+  store?: ProxyStore;
 }
 
 export interface DemoStack {
@@ -43,6 +46,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       authenticate: async (request) => (await portalMember(request)) ?? (await demoSignIn()(request)),
       publicUrl: `http://127.0.0.1:${port}/consult`,
       ...(options.upstreamFetch ? { fetch: options.upstreamFetch } : {}),
+      ...(options.store ? { store: options.store } : {}),
       port,
       extend: (app) => mountDemo(app),
       logger: options.logger ?? ((entry) => entry.level !== 'info' && console.error(JSON.stringify(entry))),

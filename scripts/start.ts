@@ -6,6 +6,7 @@
  *   sign-in cookie, as a partner's would; `{"demoUser": "…"}` also works (demo sign-in).
  */
 import { startDemoStack } from '../demo/stack.js';
+import { redisStore } from '../src/proxy/redis-store.js';
 import { readSandboxEnv } from './sandbox-env.js';
 
 function fail(message: string): never {
@@ -23,9 +24,14 @@ const port = Number(process.env['PORT'] ?? 8787);
 if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`PORT must be a port number; got "${process.env['PORT']}".`);
 
+const redisUrl = process.env['CONSULT_REDIS_URL']?.trim();
+if (redisUrl && !/^rediss?:\/\/\S+$/.test(redisUrl))
+  fail(`CONSULT_REDIS_URL must be a redis:// URL such as redis://127.0.0.1:6379; got "${redisUrl}".`);
+
 const stack = await startDemoStack({
   sandbox,
   port,
+  ...(redisUrl ? { store: redisStore({ url: redisUrl }) } : {}),
   ...(process.env['CONSULT_SESSION_SECRET'] ? { sessionSecret: process.env['CONSULT_SESSION_SECRET'] } : {}),
 }).catch((error: NodeJS.ErrnoException) =>
   fail(`${error.message}.${error.code === 'EADDRINUSE' ? ' Set PORT and SANDBOX_PORT to free ports.' : ''}`),

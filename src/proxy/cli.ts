@@ -10,6 +10,7 @@
  *   CONSULT_PUBLIC_URL        this proxy's public URL with its base path; registers the webhook
  *   CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means
  *   CONSULT_DEMO_SIGN_IN      1: sign in with {"demoUser": "alex"} (sandbox upstream only)
+ *   CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional
  *   CONSULT_BASE_PATH         default /consult
  *   PORT                      default 8787
  *
@@ -20,6 +21,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { demoSignIn } from './demo.js';
 import { startProxyServer } from './node.js';
+import { redisStore } from './redis-store.js';
 
 export interface CliConfig {
   upstreamUrl: string;
@@ -32,6 +34,7 @@ export interface CliConfig {
   demoSignIn: boolean;
   basePath: string;
   port: number;
+  redisUrl?: string;
 }
 
 /** Reads the environment; a list of everything missing or wrong, each with what to set. */
@@ -61,6 +64,9 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
   const basePath = env['CONSULT_BASE_PATH'] ?? '/consult';
   if (!/^\/[A-Za-z0-9/_-]*$/.test(basePath))
     problems.push('CONSULT_BASE_PATH must start with / and hold only letters, digits, /, _ and -');
+  const redisUrl = env['CONSULT_REDIS_URL']?.trim();
+  if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
+    problems.push('CONSULT_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
   const demo = env['CONSULT_DEMO_SIGN_IN'];
   if (demo !== undefined && !['0', '1', 'true', 'false', ''].includes(demo))
     problems.push('CONSULT_DEMO_SIGN_IN must be 1 or 0');
@@ -81,6 +87,7 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
       demoSignIn: demo === '1' || demo === 'true',
       basePath: basePath.replace(/\/$/, '') || '/',
       port,
+      ...(redisUrl ? { redisUrl } : {}),
     },
   };
 }
@@ -130,6 +137,7 @@ async function main(): Promise<void> {
     authenticate: demoSignIn(),
     basePath: config.basePath,
     port: config.port,
+    ...(config.redisUrl ? { store: redisStore({ url: config.redisUrl }) } : {}),
   });
   await server.proxy.ready.catch(() => undefined);
   console.log(`consult-proxy on ${server.url}${config.basePath} (demo sign-in) → ${config.upstreamUrl}`);

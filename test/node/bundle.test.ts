@@ -12,6 +12,7 @@ const SERVER_ONLY = [
   '@hono/',
   'zod',
   'standardwebhooks',
+  'ioredis',
   'eventsource-parser/stream',
   'src/sandbox/',
   'src/proxy/',

@@ -50,9 +50,11 @@ describe('readProxyEnv', () => {
       CONSULT_WEBHOOK_SECRET: 'whsec_abc',
       CONSULT_DEMO_SIGN_IN: '1',
       CONSULT_BASE_PATH: '/api/consult/',
+      CONSULT_REDIS_URL: 'redis://cache.internal:6379',
       PORT: '9000',
     });
     assert.deepEqual(problems, []);
+    assert.equal(config?.redisUrl, 'redis://cache.internal:6379');
     assert.equal(config?.subPartnerName, 'acme');
     assert.deepEqual(config?.allowedOrigins, ['https://portal.example', 'https://staff.example']);
     assert.equal(config?.publicUrl, 'https://portal.example/consult');
@@ -60,6 +62,12 @@ describe('readProxyEnv', () => {
     assert.equal(config?.demoSignIn, true);
     assert.equal(config?.basePath, '/api/consult');
     assert.equal(config?.port, 9000);
+  });
+
+  it('a CONSULT_REDIS_URL that is not a redis URL is named', () => {
+    const { config, problems } = readProxyEnv({ ...GOOD, CONSULT_REDIS_URL: 'cache.internal:6379' });
+    assert.equal(config, undefined);
+    assert.match(problems.join('\n'), /CONSULT_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
   });
 
   for (const [name, hint] of [

@@ -1,0 +1,120 @@
+/**
+ * `RedisProxyStore`: the proxy's shared state in Redis, so any number of proxy instances behind a
+ * load balancer act as one: idempotency records and their in-flight locks, conversation owners,
+ * webhook de-duplication, rate-limit counters, ended sessions, the members' event log, and event
+ * fan-out (pub/sub). Node only (`consult-elements/proxy/redis`), on `ioredis`.
+ *
+ *   createProxy({ ..., store: redisStore({ url: 'redis://cache.internal:6379' }) })
+ */
+import { Redis } from 'ioredis';
+import type { ProxyStore } from './store.js';
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]`; default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /** Put before every key and channel, so several deployments can share one Redis. Default `consult:`. */
+  prefix?: string;
+}
+
+export class RedisProxyStore implements ProxyStore {
+  readonly #client: Redis;
+  /** A connection in subscriber mode can do nothing else: pub/sub gets its own. */
+  readonly #subscriber: Redis;
+  readonly #prefix: string;
+  readonly #listeners = new Map<string, Set<(message: string) => void>>();
+  /** Subscriptions still being confirmed by Redis: a publish from this process waits for them. */
+  readonly #pending = new Set<Promise<unknown>>();
+
+  constructor(options: RedisStoreOptions = {}) {
+    const url = options.url ?? 'redis://127.0.0.1:6379';
+    // A command waits for a reconnect a short while, then fails: the proxy answers 503, not never.
+    this.#client = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    this.#subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.#prefix = options.prefix ?? 'consult:';
+    this.#subscriber.on('message', (channel: string, message: string) => {
+      const listeners = this.#listeners.get(channel.slice(this.#prefix.length));
+      for (const listener of [...(listeners ?? [])]) {
+        try {
+          listener(message);
+        } catch (error) {
+          console.error('consult-proxy: an event listener failed', (error as Error)?.name ?? 'Error');
+        }
+      }
+    });
+    // Errors are reported by the commands that fail; an unhandled 'error' event would end the process.
+    this.#client.on('error', () => undefined);
+    this.#subscriber.on('error', () => undefined);
+  }
+
+  #key(key: string): string {
+    return `${this.#prefix}${key}`;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.#client.get(this.#key(key))) ?? undefined;
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.#client.set(this.#key(key), value, 'PX', ttl(ttlMs));
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.#client.set(this.#key(key), value, 'PX', ttl(ttlMs), 'NX')) === 'OK';
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#client.del(this.#key(key));
+  }
+
+  async increment(key: string, ttlMs: number): Promise<number> {
+    // One round trip, atomic: the count, and an expiry set only by the first increment.
+    const results = await this.#client
+      .multi()
+      .incr(this.#key(key))
+      .pexpire(this.#key(key), ttl(ttlMs), 'NX')
+      .exec();
+    const [error, count] = results?.[0] ?? [new Error('no reply'), undefined];
+    if (error) throw error;
+    return Number(count);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    // A listener this process has just added hears what this process publishes next.
+    if (this.#pending.size) await Promise.allSettled([...this.#pending]);
+    await this.#client.publish(this.#key(channel), message);
+  }
+
+  subscribe(channel: string, listener: (message: string) => void): () => void {
+    let listeners = this.#listeners.get(channel);
+    if (!listeners) {
+      this.#listeners.set(channel, (listeners = new Set()));
+      this.#track(this.#subscriber.subscribe(this.#key(channel)));
+    }
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      // Only this set: a stale unsubscribe must not drop a set created after it emptied.
+      if (listeners.size === 0 && this.#listeners.get(channel) === listeners) {
+        this.#listeners.delete(channel);
+        this.#track(this.#subscriber.unsubscribe(this.#key(channel)));
+      }
+    };
+  }
+
+  #track(command: Promise<unknown>): void {
+    const pending = command.catch(() => undefined);
+    this.#pending.add(pending);
+    void pending.finally(() => this.#pending.delete(pending));
+  }
+
+  /** Closes both connections. */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.#client.quit(), this.#subscriber.quit()]);
+  }
+}
+
+/** Redis wants a whole, positive number of milliseconds. */
+const ttl = (ms: number) => Math.max(1, Math.ceil(ms));
+
+/** A `RedisProxyStore`, for `createProxy({ store: redisStore({ url }) })`. */
+export const redisStore = (options: RedisStoreOptions = {}): RedisProxyStore => new RedisProxyStore(options);

@@ -1,0 +1,77 @@
+/**
+ * A real Redis for tests: Debian's `redis-server` started on a free loopback port with no
+ * persistence, and stopped after. `.ci/run` installs it as it does Chromium.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createConnection } from 'node:net';
+import { freePort } from './proxy.js';
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Answers once Redis answers PING on `port`. */
+async function ready(port: number, deadline: number): Promise<void> {
+  for (;;) {
+    const answered = await new Promise<boolean>((resolve) => {
+      const socket = createConnection(port, '127.0.0.1', () => socket.write('PING\r\n'));
+      socket.once('data', (data) => {
+        resolve(data.toString().startsWith('+PONG'));
+        socket.destroy();
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (answered) return;
+    if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  let child: ChildProcess;
+  try {
+    child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
+      { stdio: 'ignore' },
+    );
+  } catch (error) {
+    throw new Error(
+      `redis-server could not be started (on Debian: apt-get install redis-server): ${String(error)}`,
+    );
+  }
+  const failed = new Promise<never>((_, reject) =>
+    child.once('error', (error) =>
+      reject(
+        new Error(
+          `redis-server could not be started (on Debian: apt-get install redis-server): ${error.message}`,
+        ),
+      ),
+    ),
+  );
+  await Promise.race([ready(port, Date.now() + 10_000), failed]);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
