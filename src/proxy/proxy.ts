@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { limitBody } from '../server/body-limit.js';
 import { cors } from 'hono/cors';
 import { ConsultClient } from '../client/client.js';
+import { ApiError } from '../client/errors.js';
 import { ProblemError, problemResponse } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
 import { checkOrigin, limitPerAddress, noStore, requestLog, requireJson } from './middleware.js';
@@ -21,8 +22,13 @@ import { MemoryStore } from './store.js';
 export type ConsultProxy = Hono<ProxyEnv> & {
   /** Settles when the proxy's webhook is registered upstream (immediately without `publicUrl`). */
   readonly ready: Promise<void>;
-  /** Deletes the webhook this proxy registered. */
+  /** Stops this instance's own work. The webhook registration stays, for the next start (see `unregisterWebhook`). */
   close(): Promise<void>;
+  /**
+   * Deletes the webhook registered for `publicUrl` upstream and forgets it in the store, for when
+   * the proxy is retired for good (not on a restart). False when there was none.
+   */
+  unregisterWebhook(): Promise<boolean>;
   /**
    * Ends every widget session of the member with this `uniqueId` (your id for them), in every
    * instance sharing the store: their tokens are refused and their open streams close. Call it
@@ -36,6 +42,67 @@ const consoleLogger = (entry: ProxyLogEntry): void => {
   if (entry.level === 'error') console.error(line);
   else console.log(line);
 };
+
+interface Registration {
+  webhookId: string;
+  secret: string;
+  url: string;
+}
+
+function parseRegistration(raw: string | undefined): Registration | undefined {
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(raw) as Partial<Registration>;
+    return typeof value.webhookId === 'string' &&
+      typeof value.secret === 'string' &&
+      typeof value.url === 'string'
+      ? (value as Registration)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Kept for years: a registration ends by `unregisterWebhook`, not by time. */
+const REGISTRATION_TTL_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+
+/**
+ * The webhook registration for `url`: the stored one, or a new one. A stored record that cannot be
+ * trusted (unreadable, without a secret, for another address) is replaced, and its webhook deleted.
+ * Instances starting together agree on one: the first to store its registration wins, and the
+ * others delete the one they made.
+ */
+async function registerWebhook(core: ProxyCore, key: string, url: string): Promise<Registration> {
+  const raw = await core.store.get(key);
+  const stored = parseRegistration(raw);
+  if (stored && stored.url === url) {
+    core.log({ level: 'info', message: 'webhook registration reused' });
+    return stored;
+  }
+  if (raw !== undefined) {
+    const untrusted = (() => {
+      try {
+        return (JSON.parse(raw) as { webhookId?: unknown }).webhookId;
+      } catch {
+        return undefined;
+      }
+    })();
+    if (typeof untrusted === 'string') await core.upstream.deleteWebhook(untrusted).catch(() => undefined);
+    await core.store.delete(key);
+  }
+  const webhook = await core.upstream.createWebhook({ url });
+  if (!webhook.secret) throw new Error('the service returned no webhook secret');
+  const registration: Registration = { webhookId: webhook.webhookId, secret: webhook.secret, url };
+  if (await core.store.setIfAbsent(key, JSON.stringify(registration), REGISTRATION_TTL_MS)) {
+    core.log({ level: 'info', message: 'webhook registered upstream' });
+    return registration;
+  }
+  // Another instance registered first: use theirs, and take ours back.
+  await core.upstream.deleteWebhook(webhook.webhookId).catch(() => undefined);
+  const winner = parseRegistration(await core.store.get(key));
+  if (!winner) throw new Error('the webhook registration could not be agreed');
+  return winner;
+}
 
 /** An error from reading a request body the client aborted or framed wrongly. */
 function isBodyAborted(error: Error): boolean {
@@ -142,15 +209,15 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
     });
   }
 
-  let registeredWebhookId: string | undefined;
-  const ready = options.publicUrl
-    ? core.upstream
-        .createWebhook({ url: `${options.publicUrl.replace(/\/$/, '')}/webhooks` })
-        .then((webhook) => {
-          registeredWebhookId = webhook.webhookId;
-          webhookSecret = webhook.secret ?? webhookSecret;
-          core.log({ level: 'info', message: 'webhook registered upstream' });
-        })
+  // The webhook registration outlives this process: kept in the store (shared by every instance),
+  // reused on restart and deploy, so the service's redeliveries keep verifying.
+  const registrationKey = options.publicUrl ? `webhook-registration:${options.publicUrl}` : undefined;
+  const ready = registrationKey
+    ? registerWebhook(core, registrationKey, `${(options.publicUrl ?? '').replace(/\/$/, '')}/webhooks`).then(
+        (registration) => {
+          webhookSecret = registration.secret;
+        },
+      )
     : Promise.resolve();
   ready.catch((error: unknown) =>
     core.log({
@@ -170,9 +237,17 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
       await endMemberSessions(core, userId);
       return true;
     },
-    close: async () => {
-      if (registeredWebhookId) await core.upstream.deleteWebhook(registeredWebhookId).catch(() => undefined);
-      registeredWebhookId = undefined;
+    // A normal shutdown (a restart, a deploy) keeps the registration for the next start.
+    close: async () => undefined,
+    unregisterWebhook: async () => {
+      if (!registrationKey) return false;
+      const stored = parseRegistration(await core.store.get(registrationKey));
+      if (!stored) return false;
+      await core.upstream.deleteWebhook(stored.webhookId).catch((error: unknown) => {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      });
+      await core.store.delete(registrationKey);
+      return true;
     },
   });
 }

@@ -262,15 +262,67 @@ describe('S10 end to end: a proxy registered upstream gets the sandbox’s event
     samStream.close();
   });
 
-  it('closing the proxy deletes its webhook upstream', async () => {
+  it('keeps its registration across a restart: same webhook, same secret, redeliveries verify', async () => {
     const port = await freePort();
-    const temporary = await startTestProxy({ sandbox, port, publicUrl: `http://127.0.0.1:${port}/consult` });
-    await temporary.server.proxy.ready;
+    const store = new MemoryStore();
+    const publicUrl = `http://127.0.0.1:${port}/consult`;
     const ours = () =>
-      [...sandbox.sandbox.state.webhooks.values()].filter((w) => w.url.startsWith(temporary.origin));
+      [...sandbox.sandbox.state.webhooks.values()].filter((w) => w.url.startsWith(publicUrl));
+    const before = await startTestProxy({ sandbox, port, publicUrl, store });
+    await before.server.proxy.ready;
     assert.equal(ours().length, 1);
-    await temporary.close();
+    const [registered] = ours();
+    await before.close();
+    assert.equal(ours().length, 1, 'a normal shutdown keeps it');
+
+    const restarted = await startTestProxy({ sandbox, port, publicUrl, store });
+    extraProxies.push(restarted);
+    await restarted.server.proxy.ready;
+    assert.deepEqual(
+      ours().map((w) => w.webhookId),
+      [registered!.webhookId],
+      'no new registration',
+    );
+    // The service redelivers with the secret it has: the restarted proxy verifies it.
+    const delivery = signed(
+      { type: 'questionResolved', caseId: 'cns_demo_alex_rash', userId: ALEX },
+      { secret: registered!.secret },
+    );
+    assert.equal((await deliver(delivery, restarted)).status, 200);
+  });
+
+  it('registers one webhook when instances start together, and unregisterWebhook retires it', async () => {
+    const store = new MemoryStore();
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}/consult`;
+    const ours = () =>
+      [...sandbox.sandbox.state.webhooks.values()].filter((w) => w.url.startsWith(publicUrl));
+    const [one, two] = await Promise.all([
+      startTestProxy({ sandbox, port, publicUrl, store }),
+      startTestProxy({ sandbox, publicUrl, store }),
+    ]);
+    extraProxies.push(one, two);
+    await Promise.all([one.server.proxy.ready, two.server.proxy.ready]);
+    assert.equal(ours().length, 1, 'one registration for both');
+    assert.equal(await two.server.proxy.unregisterWebhook(), true);
     assert.equal(ours().length, 0);
+    assert.equal(await one.server.proxy.unregisterWebhook(), false, 'already retired');
+  });
+
+  it('replaces a stored registration it cannot trust', async () => {
+    const store = new MemoryStore();
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}/consult`;
+    const stale = await sandbox.call('POST', '/webhook', { body: { url: `${publicUrl}/webhooks` } });
+    const staleId = stale.body.webhookId as string;
+    // A record without its secret: the proxy could not verify a single delivery with it.
+    await store.set(`webhook-registration:${publicUrl}`, JSON.stringify({ webhookId: staleId }), 60_000);
+    const fresh = await startTestProxy({ sandbox, port, publicUrl, store });
+    extraProxies.push(fresh);
+    await fresh.server.proxy.ready;
+    const ours = [...sandbox.sandbox.state.webhooks.values()].filter((w) => w.url.startsWith(publicUrl));
+    assert.equal(ours.length, 1);
+    assert.notEqual(ours[0]!.webhookId, staleId, 'the untrusted one is gone');
   });
 });
 
