@@ -7,6 +7,7 @@ import {
   DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
   MAX_WIDGET_TOKEN_TTL_SECONDS,
   verifyWidgetToken,
+  type WidgetIdentity,
 } from './widget-token.js';
 
 /** One log line per request: method, path, status, time and member; never headers or bodies (S17). */
@@ -122,20 +123,37 @@ export const limitPerAddress = (core: ProxyCore, kind: string, limit: number) =>
     await next();
   });
 
+/** Tokens verified, each kept until it expires: a member's next call skips the signature check. */
+const verifiedTokens = new WeakMap<ProxyCore, Map<string, WidgetIdentity>>();
+const MAX_CACHED_TOKENS = 10_000;
+
+async function identityOf(core: ProxyCore, token: string): Promise<WidgetIdentity | undefined> {
+  let cache = verifiedTokens.get(core);
+  if (!cache) verifiedTokens.set(core, (cache = new Map()));
+  const cached = cache.get(token);
+  if (cached && cached.expiresAt > Date.now()) return cached;
+  if (cached) cache.delete(token);
+  const identity = await verifyWidgetToken(
+    core.options.sessionSecret,
+    token,
+    Math.min(
+      core.options.widgetTokenTtlSeconds ?? DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
+      MAX_WIDGET_TOKEN_TTL_SECONDS,
+    ),
+  );
+  if (identity) {
+    // The oldest entry makes room: a Map keeps insertion order.
+    if (cache.size >= MAX_CACHED_TOKENS) cache.delete(cache.keys().next().value as string);
+    cache.set(token, identity);
+  }
+  return identity;
+}
+
 /** Only a valid widget token names the member (S2); every member route sits behind this. */
 export const requireMember = (core: ProxyCore) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
     const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
-    const identity = match?.[1]
-      ? await verifyWidgetToken(
-          core.options.sessionSecret,
-          match[1],
-          Math.min(
-            core.options.widgetTokenTtlSeconds ?? DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
-            MAX_WIDGET_TOKEN_TTL_SECONDS,
-          ),
-        )
-      : undefined;
+    const identity = match?.[1] ? await identityOf(core, match[1]) : undefined;
     if (!identity || (await isEnded(core, identity))) {
       throw new ProblemError(
         401,

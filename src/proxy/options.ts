@@ -21,10 +21,12 @@ export interface ProxyLimits {
   bodyBytes: number;
   /** Requests per member per minute. Default 120. */
   perMemberPerMinute: number;
-  /** Requests per client address per minute. Default 300. */
+  /** Requests per client address per minute. Default 3000. */
   perAddressPerMinute: number;
-  /** Session requests (`POST /session`) per client address per minute. Default 30. */
+  /** Session requests (`POST /session`) per client address per minute. Default 600. */
   sessionsPerAddressPerMinute: number;
+  /** Webhook deliveries (`POST /webhooks`) per client address per minute. Default 1200. */
+  webhooksPerAddressPerMinute: number;
   /**
    * Longest wait for one upstream attempt. Default 6 s: with its one retry, the proxy answers
    * before the browser's own 15 s timeout, so a slow upstream is not asked again and again.
@@ -44,6 +46,8 @@ export interface ProxyLogEntry {
   durationMs?: number;
   userId?: string;
   code?: string;
+  /** How many times it happened since the last line about it (for bounded logs). */
+  count?: number;
 }
 
 export interface ProxyOptions {
@@ -83,8 +87,11 @@ export interface ProxyOptions {
 export const DEFAULT_LIMITS: ProxyLimits = {
   bodyBytes: 16 * 1024,
   perMemberPerMinute: 120,
-  perAddressPerMinute: 300,
-  sessionsPerAddressPerMinute: 30,
+  // Sized for many members behind one address (an office, a campus, a carrier's NAT); the
+  // per-member limit carries the protection for each of them.
+  perAddressPerMinute: 3000,
+  sessionsPerAddressPerMinute: 600,
+  webhooksPerAddressPerMinute: 1200,
   upstreamTimeoutMs: 6_000,
   streamsPerMember: 5,
 };

@@ -231,3 +231,53 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('limits for many members behind one address', () => {
+  it('lets 100 members behind one address sign in within a minute', async () => {
+    const office = await startTestProxy();
+    try {
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 10; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            office.call('POST', '/session', { body: { demoUser: `office-${batch}-${i}` } }),
+          ),
+        );
+        statuses.push(...answers.map((a) => a.status));
+      }
+      assert.deepEqual([...new Set(statuses)], [200], 'every member signed in');
+    } finally {
+      await office.close();
+    }
+  });
+
+  it('limits webhook deliveries per address, and logs refused signatures a bounded number of times', async () => {
+    const hooks = await startTestProxy({
+      webhookSecret: `whsec_${Buffer.from('x'.repeat(24)).toString('base64')}`,
+      limits: { webhooksPerAddressPerMinute: 10 },
+    });
+    try {
+      const before = hooks.logs.length;
+      const forged = () =>
+        hooks.call('POST', '/webhooks', {
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': 'msg_forged',
+            'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+            'webhook-signature': 'v1,Zm9yZ2Vk',
+          },
+          rawBody: '{"type":"questionResolved","caseId":"cns_demo_alex_rash","userId":"usr_demo_alex"}',
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 15; i++) statuses.push((await forged()).status);
+      assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
+      assert.deepEqual(statuses.slice(10), Array(5).fill(429));
+      const refusals = hooks.logs
+        .slice(before)
+        .filter((entry) => entry.message === 'webhook signature rejected');
+      assert.equal(refusals.length, 1, 'ten refusals, one log line');
+    } finally {
+      await hooks.close();
+    }
+  });
+});

@@ -10,6 +10,10 @@ import { ApiError } from '../../client/errors.js';
 import { ProblemError } from '../../server/problems.js';
 import { WEBHOOK_EVENT_TYPES } from '../../client/types.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
+import { limitPerAddress } from '../middleware.js';
+
+/** How often refused webhook signatures are logged at most. */
+const REFUSAL_LOG_WINDOW_MS = 10_000;
 import { BrowserEvent } from '../schemas.js';
 import { recordEvent } from '../event-log.js';
 
@@ -29,77 +33,108 @@ export function webhookRoutes(core: ProxyCore) {
     return next;
   };
 
-  return new Hono<ProxyEnv>().post('/webhooks', async (c) => {
-    const raw = await c.req.text();
-    const headers = {
-      'webhook-id': c.req.header('webhook-id') ?? '',
-      'webhook-timestamp': c.req.header('webhook-timestamp') ?? '',
-      'webhook-signature': c.req.header('webhook-signature') ?? '',
-    };
-    const secret = core.webhookSecret();
-    if (!secret) {
-      // No secret yet (registration pending) or none configured: nothing can be verified, so
-      // nothing is trusted; the upstream delivers again later.
-      core.log({ level: 'warn', message: 'webhook refused: no webhook secret' });
-      throw new ProblemError(
-        503,
-        'webhook_not_configured',
-        'Service unavailable',
-        'Webhooks cannot be verified yet.',
-      );
-    }
-    try {
-      new Webhook(secret).verify(raw, headers);
-    } catch {
-      core.log({ level: 'warn', message: 'webhook signature rejected' });
-      throw new ProblemError(401, 'invalid_signature', 'Unauthorized', 'The webhook signature is not valid.');
-    }
-    let event: { type?: unknown; caseId?: unknown };
-    try {
-      event = JSON.parse(raw) as typeof event;
-    } catch {
-      throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The webhook body is not JSON.');
-    }
-    if (
-      typeof event.caseId !== 'string' ||
-      !/^[A-Za-z0-9_-]{1,128}$/.test(event.caseId) ||
-      typeof event.type !== 'string'
-    ) {
-      throw new ProblemError(400, 'invalid_event', 'Invalid request', 'The event needs a type and a caseId.');
-    }
+  /** Refused signatures are logged once per window, with how many there were: a flood cannot fill the log. */
+  let refusedSince = 0;
+  let lastRefusalLog = 0;
+  const logRefusal = () => {
+    refusedSince++;
+    const now = Date.now();
+    if (now - lastRefusalLog < REFUSAL_LOG_WINDOW_MS) return;
+    core.log({ level: 'warn', message: 'webhook signature rejected', count: refusedSince });
+    lastRefusalLog = now;
+    refusedSince = 0;
+  };
 
-    const messageId =
-      headers['webhook-id'] || `${event.type}:${event.caseId}:${headers['webhook-timestamp']}`;
-    if (!(await core.store.setIfAbsent(`webhook-seen:${messageId}`, '1', SEEN_TTL_MS))) {
-      return c.json({ received: true, duplicate: true });
-    }
-    const { caseId, type } = event;
-    try {
-      // One case's events are read and numbered one after another, in the order they came, so
-      // "resolved" never reaches a member before the "claimed" that preceded it.
-      await inOrder(caseId, async () => {
-        const consultation = await core.upstream.getConsultation(caseId);
-        const message = BrowserEvent.parse({
-          // Browsers hear the known types only; anything newer is a plain "it changed".
-          type: (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type) ? type : 'consultationChanged',
-          consultationId: consultation.consultationId,
-          status: consultation.status,
+  return new Hono<ProxyEnv>().post(
+    '/webhooks',
+    limitPerAddress(core, 'webhook', core.limits.webhooksPerAddressPerMinute),
+    async (c) => {
+      const raw = await c.req.text();
+      const headers = {
+        'webhook-id': c.req.header('webhook-id') ?? '',
+        'webhook-timestamp': c.req.header('webhook-timestamp') ?? '',
+        'webhook-signature': c.req.header('webhook-signature') ?? '',
+      };
+      const secret = core.webhookSecret();
+      if (!secret) {
+        // No secret yet (registration pending) or none configured: nothing can be verified, so
+        // nothing is trusted; the upstream delivers again later.
+        core.log({ level: 'warn', message: 'webhook refused: no webhook secret' });
+        throw new ProblemError(
+          503,
+          'webhook_not_configured',
+          'Service unavailable',
+          'Webhooks cannot be verified yet.',
+        );
+      }
+      try {
+        new Webhook(secret).verify(raw, headers);
+      } catch {
+        logRefusal();
+        throw new ProblemError(
+          401,
+          'invalid_signature',
+          'Unauthorized',
+          'The webhook signature is not valid.',
+        );
+      }
+      let event: { type?: unknown; caseId?: unknown };
+      try {
+        event = JSON.parse(raw) as typeof event;
+      } catch {
+        throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The webhook body is not JSON.');
+      }
+      if (
+        typeof event.caseId !== 'string' ||
+        !/^[A-Za-z0-9_-]{1,128}$/.test(event.caseId) ||
+        typeof event.type !== 'string'
+      ) {
+        throw new ProblemError(
+          400,
+          'invalid_event',
+          'Invalid request',
+          'The event needs a type and a caseId.',
+        );
+      }
+
+      const messageId =
+        headers['webhook-id'] || `${event.type}:${event.caseId}:${headers['webhook-timestamp']}`;
+      if (!(await core.store.setIfAbsent(`webhook-seen:${messageId}`, '1', SEEN_TTL_MS))) {
+        return c.json({ received: true, duplicate: true });
+      }
+      const { caseId, type } = event;
+      try {
+        // One case's events are read and numbered one after another, in the order they came, so
+        // "resolved" never reaches a member before the "claimed" that preceded it.
+        await inOrder(caseId, async () => {
+          const consultation = await core.upstream.getConsultation(caseId);
+          const message = BrowserEvent.parse({
+            // Browsers hear the known types only; anything newer is a plain "it changed".
+            type: (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type) ? type : 'consultationChanged',
+            consultationId: consultation.consultationId,
+            status: consultation.status,
+          });
+          // Kept for replay whether or not the member has a stream open right now.
+          await recordEvent(core, consultation.userId, JSON.stringify(message));
         });
-        // Kept for replay whether or not the member has a stream open right now.
-        await recordEvent(core, consultation.userId, JSON.stringify(message));
-      });
-      return c.json({ received: true });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404)
-        return c.json({ received: true, ignored: 'unknown consultation' });
-      // Not handled: let the upstream deliver it again.
-      await core.store.delete(`webhook-seen:${messageId}`);
-      core.log({
-        level: 'error',
-        message: 'webhook handling failed',
-        code: error instanceof ApiError ? error.code : 'error',
-      });
-      throw new ProblemError(503, 'try_again', 'Service unavailable', 'The event could not be handled now.');
-    }
-  });
+        return c.json({ received: true });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404)
+          return c.json({ received: true, ignored: 'unknown consultation' });
+        // Not handled: let the upstream deliver it again.
+        await core.store.delete(`webhook-seen:${messageId}`);
+        core.log({
+          level: 'error',
+          message: 'webhook handling failed',
+          code: error instanceof ApiError ? error.code : 'error',
+        });
+        throw new ProblemError(
+          503,
+          'try_again',
+          'Service unavailable',
+          'The event could not be handled now.',
+        );
+      }
+    },
+  );
 }
