@@ -3,12 +3,14 @@
  * - client overhead: the typed client over the in-process sandbox vs a bare fetch of the same call;
  * - loopback HTTP vs in-process for the same client call;
  * - case history of 1,000 consultations vs 10 (how reads scale with history size);
+ * - the proxy's cost: reads through it against the sandbox alone, memory and Redis stores;
  * - time to typeable: <consult-form> against a plain <textarea> page, in Chromium.
  * Sizes are deterministic, so they are tests (test/node/bundle-budget.test.ts), not benchmarks.
  */
 import { ConsultClient } from '../src/client/index.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
+import { proxyCost } from './proxy.js';
 import { timeToTypeable } from './time-to-typeable.js';
 
 async function measure(label: string, run: () => Promise<unknown>, iterations: number): Promise<number> {
@@ -70,5 +72,8 @@ console.log(`  1,000 / 10 consultations: ${ratio(big, small)} (100× would be li
 
 sandbox.close();
 await server.close();
+
+console.log('Proxy cost (loopback, one process)');
+await proxyCost();
 
 await timeToTypeable();
