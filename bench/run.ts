@@ -4,6 +4,7 @@
  * - loopback HTTP vs in-process for the same client call;
  * - case history of 1,000 consultations vs 10 (how reads scale with history size);
  * - the proxy's cost: reads through it against the sandbox alone, memory and Redis stores;
+ * - live events at scale: one event to 500 open streams, and memory after 2,000 come and go;
  * - time to typeable: <consult-form> against a plain <textarea> page, in Chromium.
  * Sizes are deterministic, so they are tests (test/node/bundle-budget.test.ts), not benchmarks.
  */
@@ -11,6 +12,7 @@ import { ConsultClient } from '../src/client/index.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
 import { proxyCost } from './proxy.js';
+import { streamsAtScale } from './streams.js';
 import { timeToTypeable } from './time-to-typeable.js';
 
 async function measure(label: string, run: () => Promise<unknown>, iterations: number): Promise<number> {
@@ -75,5 +77,8 @@ await server.close();
 
 console.log('Proxy cost (loopback, one process)');
 await proxyCost();
+
+console.log('Live events at scale');
+await streamsAtScale();
 
 await timeToTypeable();
