@@ -379,7 +379,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
     ...(subPartnerName ? { subPartnerName } : {}),
     ...(io.fetch ? { fetch: io.fetch } : {}),
     // A command answers promptly or says why: a short retry, not minutes of waiting.
-    retry: { retries: 1 },
+    retry: { retries: 1, unreachableWindowMs: 0 },
     timeoutMs: 10_000,
   });
 

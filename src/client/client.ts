@@ -7,6 +7,7 @@ import { TokenManager, type TokenProvider } from './auth.js';
 import { ApiError, httpError } from './errors.js';
 import {
   DEFAULT_RETRY,
+  MAX_UNREACHABLE_RETRIES,
   abortable,
   backoffDelay,
   canRetry,
@@ -361,6 +362,8 @@ export class ConsultClient {
     const idempotencyKey = operation.creates ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
     const tokens = operation.auth ? this.#tokens : undefined;
     let renewedAfter401 = false;
+    /** How long this call has waited between attempts, for the unreachable window. */
+    let waited = 0;
 
     for (let retry = 0; ;) {
       const token = await tokens?.get(signal);
@@ -376,11 +379,23 @@ export class ConsultClient {
           renewedAfter401 = true;
           continue;
         }
-        if (retry >= this.#retry.retries || !isTransient(error) || !canRetry(operation, idempotencyKey))
-          throw error;
+        if (!isTransient(error) || !canRetry(operation, idempotencyKey)) throw error;
+        // An unreachable service (a restart, a deploy) is waited out up to the window; anything
+        // else transient gets `retries` more tries.
+        const unreachable =
+          this.#retry.retries > 0 &&
+          error.kind === 'network' &&
+          waited < this.#retry.unreachableWindowMs &&
+          retry < this.#retry.retries + MAX_UNREACHABLE_RETRIES;
+        if (retry >= this.#retry.retries && !unreachable) throw error;
         if (error.retryAfterMs !== undefined && error.retryAfterMs > this.#retry.maxRetryAfterMs) throw error;
-        const delay = error.retryAfterMs ?? backoffDelay(retry, this.#retry, this.#random);
+        const backoff = backoffDelay(retry, this.#retry, this.#random);
+        // Past the retries, each wait is at least the base delay: the window is spent waiting, not hammering.
+        const delay =
+          error.retryAfterMs ??
+          (retry >= this.#retry.retries ? Math.max(backoff, this.#retry.baseDelayMs) : backoff);
         retry++;
+        waited += delay;
         await abortable(this.#sleep(delay, signal), signal);
       }
     }

@@ -12,6 +12,12 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** A `Retry-After` longer than this is not waited for: the error is thrown at once. Default 30000. */
   maxRetryAfterMs?: number;
+  /**
+   * When the service cannot be reached at all (a network error, as while a server restarts), a
+   * call that is safe to repeat keeps trying, beyond `retries`, until it has waited this long in
+   * all. Default 4000: longer than a restart or a deploy's switch-over takes. Off with `retries: 0`.
+   */
+  unreachableWindowMs?: number;
 }
 
 export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = {
@@ -19,7 +25,11 @@ export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = {
   baseDelayMs: 250,
   maxDelayMs: 8000,
   maxRetryAfterMs: 30000,
+  unreachableWindowMs: 4000,
 };
+
+/** However short the waits come out, an unreachable service is tried at most this many extra times. */
+export const MAX_UNREACHABLE_RETRIES = 12;
 
 /** Statuses that say "try again later"; 500 is not one of them: the call may have had effects. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);

@@ -130,7 +130,8 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
       apiKey: options.apiKey,
       ...(options.subPartnerName ? { subPartnerName: options.subPartnerName } : {}),
       timeoutMs: limits.upstreamTimeoutMs,
-      retry: { retries: 1 },
+      // One quick retry; an unreachable upstream is the browser's to wait out, not each call's here.
+      retry: { retries: 1, unreachableWindowMs: 0 },
       fetch: (input, init) => upstreamFetch(input, { ...init, redirect: 'manual' }),
     }),
   };

@@ -80,7 +80,7 @@ describe('retries', () => {
     const { client, requests, delays } = setup(
       [new TypeError('fetch failed'), new TypeError('fetch failed')],
       {
-        retry: { retries: 1, baseDelayMs: 100 },
+        retry: { retries: 1, baseDelayMs: 100, unreachableWindowMs: 0 },
       },
     );
     const error = await rejection(client.getUser('u1'));
@@ -88,6 +88,31 @@ describe('retries', () => {
     assert.equal(error.kind, 'network');
     assert.equal(requests.length, 2);
     assert.deepEqual(delays, [50]);
+  });
+
+  it('waits out an unreachable service (a restart) beyond its retries, for a safe call', async () => {
+    // Waits of 125, 250, 500, 1000 and 2000 ms (half-way jitter): the sixth try finds it back.
+    const down = Array.from({ length: 5 }, () => new TypeError('connect ECONNREFUSED'));
+    const { client, requests, delays } = setup([...down, json(200, user)], {
+      retry: { retries: 2, baseDelayMs: 250, maxDelayMs: 8000, unreachableWindowMs: 3000 },
+    });
+    assert.deepEqual(await client.getUser('u1'), user);
+    assert.equal(requests.length, 6);
+    const waited = delays.reduce((sum, d) => sum + d, 0);
+    assert.ok(waited >= 2500, `waited ${waited} ms in all, longer than a restart`);
+  });
+
+  it('gives up on an unreachable service once its window is spent', async () => {
+    const down = Array.from({ length: 30 }, () => new TypeError('connect ECONNREFUSED'));
+    const { client, requests, delays } = setup(down, {
+      retry: { retries: 2, baseDelayMs: 250, maxDelayMs: 8000, unreachableWindowMs: 3000 },
+    });
+    const error = await rejection(client.getUser('u1'));
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.kind, 'network');
+    const waited = delays.reduce((sum, d) => sum + d, 0);
+    assert.ok(waited >= 3000 && waited < 3000 + 8000, `waited ${waited} ms`);
+    assert.ok(requests.length < 30, 'it stopped');
   });
 
   it('retries a timeout with a fresh timer for each attempt', async () => {
@@ -305,5 +330,27 @@ describe('aborting', () => {
     assert.ok(error instanceof ApiError);
     assert.equal(error.kind, 'timeout');
     assert.equal(requests.length, 2);
+  });
+});
+
+describe('a server that restarts', () => {
+  it('a read started while the service is down succeeds once it is back, 1.5 s later', async () => {
+    const { startSandboxServer } = await import('../../src/sandbox/node.js');
+    const first = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
+    const port = first.port;
+    const reader = new ConsultClient({ baseUrl: first.url, apiKey: 'sandbox-api-key' });
+    await reader.getUser('usr_demo_alex');
+    await first.close();
+    const started = Date.now();
+    const reading = reader.getUser('usr_demo_alex');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const second = await startSandboxServer({ port, professionals: { mode: 'manual' } });
+    try {
+      const alex = await reading;
+      assert.equal(alex.id, 'usr_demo_alex');
+      assert.ok(Date.now() - started >= 1500, 'it waited for the restart');
+    } finally {
+      await second.close();
+    }
   });
 });
