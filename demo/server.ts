@@ -1,7 +1,7 @@
 /**
  * The demo portal's server side: its pages and scripts (built on the fly), its own sign-in cookie,
  * and a strict Content Security Policy with Trusted Types, as a careful partner would serve them
- * (SECURITY.md S13).
+ * (docs/security.md S13).
  */
 import { build } from 'esbuild';
 import type { Context, Hono } from 'hono';

@@ -1,6 +1,6 @@
 /**
  * The bearer token: kept in memory only, fetched once for any number of concurrent callers, renewed before it
- * expires, and dropped when the server refuses it (SECURITY.md S7, S8).
+ * expires, and dropped when the server refuses it (docs/security.md S7, S8).
  */
 import { abortable } from './retry.js';
 

@@ -1,5 +1,5 @@
 /**
- * When and how long to wait before trying a call again (SECURITY.md S14, S15), and the abort-aware waiting it needs.
+ * When and how long to wait before trying a call again (docs/security.md S14, S15), and the abort-aware waiting it needs.
  */
 import type { ApiError } from './errors.js';
 

@@ -3,7 +3,7 @@ import { ProblemError } from '../server/problems.js';
 
 /**
  * Upstream failures as the browser sees them: our own words and codes, never the upstream's
- * internals (SECURITY.md S17). Codes the elements act on (the question cap, a closed case, no
+ * internals (docs/security.md S17). Codes the elements act on (the question cap, a closed case, no
  * subscription) pass through.
  */
 const PASS_THROUGH = {

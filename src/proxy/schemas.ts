@@ -1,6 +1,6 @@
 /**
  * What a browser may send (closed schemas: an unknown field is a 400 before any upstream call,
- * SECURITY.md S5) and what it gets back (projections: only the fields the elements need).
+ * docs/security.md S5) and what it gets back (projections: only the fields the elements need).
  */
 import { z } from 'zod';
 import {

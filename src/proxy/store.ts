@@ -1,5 +1,5 @@
 /**
- * The proxy's shared state behind one small interface (DESIGN.md 5): idempotency records,
+ * The proxy's shared state behind one small interface (docs/design.md 5): idempotency records,
  * conversation owners, webhook de-duplication, rate-limit counters and the event bus that fans
  * webhook events out to a member's open streams. `MemoryStore` serves one process; a Redis store
  * implementing the same contract (test/node/proxy-store.test.ts) serves several behind a load

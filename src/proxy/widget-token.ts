@@ -1,7 +1,7 @@
 /**
  * Widget tokens: short-lived (at most 15 minutes), HS256-signed, bound to one upstream user. The
  * browser holds one in memory and sends it as `Authorization: Bearer …`; it is the only source of
- * the member's identity (SECURITY.md S2).
+ * the member's identity (docs/security.md S2).
  */
 import { sign, verify } from 'hono/jwt';
 

@@ -2,7 +2,7 @@
  * Hostile answers under the demo's exact Content Security Policy: a professional answers with the
  * attack corpus, one consultation per class of attack, and the member's page (the built script-tag
  * files, served with the policy) shows every answer in `<consult-thread>`. Chromium must report no
- * CSP or Trusted Types violation at all (SECURITY.md S13), nothing may run, and the words of each
+ * CSP or Trusted Types violation at all (docs/security.md S13), nothing may run, and the words of each
  * answer must still be there to read.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * SECURITY.md S12: one HTML sink in the whole codebase, the markdown renderer. Any other
+ * docs/security.md S12: one HTML sink in the whole codebase, the markdown renderer. Any other
  * `unsafeHTML`, `innerHTML`, `outerHTML`, `insertAdjacentHTML`, `document.write`,
  * `createContextualFragment`, `srcdoc`, `setHTMLUnsafe` or Lit's static HTML under src/ or demo/
  * fails this test.

@@ -1,5 +1,5 @@
 /**
- * Drafts of what a member is typing, so nothing is lost on a reload (SECURITY.md S16): kept in
+ * Drafts of what a member is typing, so nothing is lost on a reload (docs/security.md S16): kept in
  * sessionStorage (gone when the tab closes), namespaced per member, cleared on submit, on
  * sign-out and when another member signs in. Never localStorage, cookies or URLs.
  */

@@ -1,6 +1,6 @@
 /**
  * The elements' events: bubbling, composed, one class per domain fact. They carry identifiers and
- * states, never health text (SECURITY.md S16), so a partner's analytics can listen safely.
+ * states, never health text (docs/security.md S16), so a partner's analytics can listen safely.
  */
 import type { ConsultationStatus } from '../../client/types.js';
 

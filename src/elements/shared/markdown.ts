@@ -1,5 +1,5 @@
 /**
- * The one HTML sink of the codebase (SECURITY.md S11, S12): markdown from professionals and the
+ * The one HTML sink of the codebase (docs/security.md S11, S12): markdown from professionals and the
  * navigator is rendered by marked, sanitized by DOMPurify into a DOM fragment, and that fragment is
  * put into the page as it is. No HTML string is ever assigned anywhere. Both libraries load on
  * first use, so an element's first paint does not wait for them; until then the text shows as

@@ -4,7 +4,7 @@
  * `<consult-session>` provides one to the elements inside it through `@lit/context`; an element
  * used alone shares one per endpoint.
  *
- * Token rules (SECURITY.md S8): one sign-in request in flight, renewal before expiry (by the
+ * Token rules (docs/security.md S8): one sign-in request in flight, renewal before expiry (by the
  * client), one retry on 401, then `expired` and no loop. The token lives only in memory.
  */
 import { createContext } from '@lit/context';
