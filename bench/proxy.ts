@@ -4,19 +4,16 @@
  * concurrency and the proxy's own CPU per read (this process runs the proxy and the sandbox; the
  * sandbox's share is measured alone and taken off). Ratios within one run, never pass/fail.
  */
-import { spawn } from 'node:child_process';
-import { createConnection } from 'node:net';
 import { cpuUsage } from 'node:process';
 import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
 import { RedisProxyStore } from '../src/proxy/redis-store.js';
 import type { ProxyStore } from '../src/proxy/store.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
+import { startRedis } from '../scripts/redis-server.js';
+import { percentile } from './stats.js';
 
 const READS = 2000;
 const CONCURRENCY = 10;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
 async function load(
   label: string,
@@ -47,31 +44,6 @@ async function load(
     `  ${label.padEnd(40)} ${rps.toFixed(0).padStart(6)} reads/s  p50 ${percentile(latencies, 0.5).toFixed(2)} ms  p99 ${percentile(latencies, 0.99).toFixed(2)} ms  ${cpuMsPerRead.toFixed(3)} ms CPU/read`,
   );
   return { rps, cpuMsPerRead };
-}
-
-async function redisServer(): Promise<{ url: string; stop(): void } | undefined> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const failed = await new Promise<boolean>((resolve) => {
-    child.once('error', () => resolve(true));
-    setTimeout(() => resolve(false), 300);
-  });
-  if (failed) return undefined;
-  for (let i = 0; i < 50; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = createConnection(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (up) return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill() };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill();
-  return undefined;
 }
 
 export async function proxyCost(): Promise<void> {
@@ -121,13 +93,13 @@ export async function proxyCost(): Promise<void> {
   console.log(
     `  proxy's own CPU per read: ${Math.max(0, memory.cpuMsPerRead - direct.cpuMsPerRead).toFixed(3)} ms (target 0.25)`,
   );
-  const redis = await redisServer();
+  const redis = await startRedis().catch(() => undefined);
   if (redis) {
     const store = new RedisProxyStore({ url: redis.url, prefix: 'bench:' });
     const withRedis = await through('through the proxy, Redis store', store);
     console.log(`  Redis / memory store throughput: ${(withRedis.rps / memory.rps).toFixed(2)}×`);
     await store.close();
-    redis.stop();
+    await redis.stop();
   } else {
     console.log('  (redis-server not found: the Redis store is not measured)');
   }

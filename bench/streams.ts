@@ -5,12 +5,10 @@
 import { startProxyServer } from '../src/proxy/node.js';
 import { MemoryStore } from '../src/proxy/store.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
+import { percentile } from './stats.js';
 
 const STREAMS = 500;
 const CHURN = 2000;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
 export async function streamsAtScale(): Promise<void> {
   const sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });

@@ -49,18 +49,24 @@ interface Registration {
   url: string;
 }
 
-function parseRegistration(raw: string | undefined): Registration | undefined {
+/** The stored record as far as it can be read: it may be partial, or not JSON at all. */
+function readRegistration(raw: string | undefined): Partial<Registration> | undefined {
   if (!raw) return undefined;
   try {
-    const value = JSON.parse(raw) as Partial<Registration>;
-    return typeof value.webhookId === 'string' &&
-      typeof value.secret === 'string' &&
-      typeof value.url === 'string'
-      ? (value as Registration)
-      : undefined;
+    return JSON.parse(raw) as Partial<Registration>;
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/** A stored registration the proxy can verify deliveries with, or undefined. */
+function parseRegistration(raw: string | undefined): Registration | undefined {
+  const value = readRegistration(raw);
+  return typeof value?.webhookId === 'string' &&
+    typeof value.secret === 'string' &&
+    typeof value.url === 'string'
+    ? (value as Registration)
+    : undefined;
 }
 
 /** Kept for years: a registration ends by `unregisterWebhook`, not by time. */
@@ -80,13 +86,8 @@ async function registerWebhook(core: ProxyCore, key: string, url: string): Promi
     return stored;
   }
   if (raw !== undefined) {
-    const untrusted = (() => {
-      try {
-        return (JSON.parse(raw) as { webhookId?: unknown }).webhookId;
-      } catch {
-        return undefined;
-      }
-    })();
+    // A record it cannot trust: its webhook (if it names one) goes, and a new one replaces it.
+    const untrusted = readRegistration(raw)?.webhookId;
     if (typeof untrusted === 'string') await core.upstream.deleteWebhook(untrusted).catch(() => undefined);
     await core.store.delete(key);
   }

@@ -6,8 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
 import { MemoryStore } from '../../src/proxy/store.js';
+import { signedDelivery } from './support/webhooks.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import {
@@ -56,23 +56,11 @@ let messageCounter = 0;
 const newMessageId = () => `msg_test_${Date.now().toString(36)}_${++messageCounter}`;
 
 /** A signed webhook delivery, as the upstream would send it. */
-function signed(
-  payload: unknown,
-  options: { id?: string; at?: Date; secret?: string } = {},
-): { headers: Record<string, string>; rawBody: string } {
-  const id = options.id ?? newMessageId();
-  const at = options.at ?? new Date();
-  const rawBody = JSON.stringify(payload);
-  return {
-    rawBody,
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': new Webhook(options.secret ?? WEBHOOK_SECRET).sign(id, at, rawBody),
-    },
-  };
-}
+const signed = (payload: unknown, options: { id?: string; at?: Date; secret?: string } = {}) =>
+  signedDelivery(payload, options.secret ?? WEBHOOK_SECRET, {
+    id: options.id ?? newMessageId(),
+    ...(options.at ? { at: options.at } : {}),
+  });
 
 const deliver = (delivery: { headers: Record<string, string>; rawBody: string }, target = proxy) =>
   target.call('POST', '/webhooks', delivery);

@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Webhook } from 'standardwebhooks';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
 import { openEventStream, startTestProxy, type TestProxy } from './support/proxy.js';
-import { startRedis, type TestRedis } from './support/redis.js';
+import { startRedis, type TestRedis } from '../../scripts/redis-server.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { signedDelivery } from './support/webhooks.js';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 
@@ -34,20 +34,7 @@ function instance(perMemberPerMinute = 120): Promise<TestProxy> {
   });
 }
 
-function signed(payload: unknown): { headers: Record<string, string>; rawBody: string } {
-  const id = `msg_${randomBytes(8).toString('hex')}`;
-  const at = new Date();
-  const rawBody = JSON.stringify(payload);
-  return {
-    rawBody,
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': new Webhook(WEBHOOK_SECRET).sign(id, at, rawBody),
-    },
-  };
-}
+const signed = (payload: unknown) => signedDelivery(payload, WEBHOOK_SECRET);
 
 describe('two proxies sharing one Redis', () => {
   before(async () => {

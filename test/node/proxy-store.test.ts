@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
 import { MemoryStore, type ProxyStore } from '../../src/proxy/store.js';
-import { startRedis, type TestRedis } from './support/redis.js';
+import { startRedis, type TestRedis } from '../../scripts/redis-server.js';
 
 export interface ContractClock {
   /** Milliseconds since the epoch, as the store under test must see them. */

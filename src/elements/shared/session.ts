@@ -344,27 +344,25 @@ export class SessionManager extends EventTarget {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(this.#options.signInBody ?? {}),
       });
-    // No answer at all (a restart, a dropped connection) is tried again too; a timeout is not.
+    // A busy or restarting proxy (429, 502, 503, 504, or no answer at all; a timeout is final) is
+    // tried again a few times, honouring Retry-After, before the member sees a failure.
     const attempt = async (): Promise<Response> => {
       for (let retry = 0; ; retry++) {
+        let response: Response | undefined;
         try {
-          return await once();
+          response = await once();
         } catch (error) {
           const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
           if (timedOut || retry >= SIGN_IN_RETRIES) throw error;
-          await sleep(this.#signInDelay(retry));
         }
+        if (response && (retry >= SIGN_IN_RETRIES || !SIGN_IN_RETRY_STATUSES.has(response.status)))
+          return response;
+        await sleep(this.#signInDelay(retry, response));
       }
     };
     let response: Response;
     try {
       response = await attempt();
-      // A busy or restarting proxy (429, 502, 503, 504, or no answer at all) is tried again a few
-      // times, honouring Retry-After, before the member sees a failure.
-      for (let retry = 0; retry < SIGN_IN_RETRIES && SIGN_IN_RETRY_STATUSES.has(response.status); retry++) {
-        await sleep(this.#signInDelay(retry, response));
-        response = await attempt().catch(() => response);
-      }
       // One retry on 401 (a portal session renewed a moment ago), then the session has ended.
       if (response.status === 401) response = await attempt();
     } catch (cause) {

@@ -85,7 +85,8 @@ export function eventRoutes(core: ProxyCore) {
           // Too old to replay (or not an id of ours): the elements read everything again.
           if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
           for (const event of missed.events) send(event);
-          sentUpTo = Math.max(sentUpTo, missed.gap ? missed.latest : sentUpTo);
+          // After a reset the elements read everything again: what came before it is not sent.
+          if (missed.gap) sentUpTo = Math.max(sentUpTo, missed.latest);
         }
         replaying = false;
         for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);

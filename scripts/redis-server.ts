@@ -1,10 +1,21 @@
 /**
- * A real Redis for tests: Debian's `redis-server` started on a free loopback port with no
- * persistence, and stopped after. `.ci/run` installs it as it does Chromium.
+ * A real Redis for tests and benchmarks: Debian's `redis-server` started on a free loopback port
+ * with no persistence, and stopped after. `.ci/run` installs it as it does Chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createConnection } from 'node:net';
-import { freePort } from './proxy.js';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 export interface TestRedis {
   url: string;

@@ -1,0 +1,3 @@
+/** The value below which a share `p` (0 to 1) of `sorted` (ascending) lies. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
