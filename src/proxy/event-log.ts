@@ -10,6 +10,9 @@ export const REPLAY_MS = 15 * 60_000;
 /** The counter outlives the events it numbered by far, so ids never repeat in a replay window. */
 const SEQUENCE_TTL_MS = 7 * 24 * 60 * 60_000;
 
+/** Longer than recording one event takes, between numbering it and writing it. */
+const IN_FLIGHT_MS = 100;
+
 export const eventsChannel = (userId: string) => `events:${userId}`;
 const sequenceKey = (userId: string) => `event-seq:${userId}`;
 const eventKey = (userId: string, id: number) => `event:${userId}:${id}`;
@@ -28,6 +31,11 @@ export async function recordEvent(core: ProxyCore, userId: string, data: string)
   return id;
 }
 
+/** The number of the member's newest event, 0 before the first. */
+export async function latestEventId(core: ProxyCore, userId: string): Promise<number> {
+  return Number((await core.store.get(sequenceKey(userId))) ?? 0);
+}
+
 /**
  * What the member missed after event `lastId`, oldest first; `gap` when some of it is no longer
  * kept (or the id is not one of ours), so the stream can tell the elements to read everything again.
@@ -37,10 +45,16 @@ export async function missedSince(
   userId: string,
   lastId: number,
 ): Promise<{ events: LoggedEvent[]; gap: boolean; latest: number }> {
-  const latest = Number((await core.store.get(sequenceKey(userId))) ?? 0);
+  const latest = await latestEventId(core, userId);
   if (!Number.isInteger(lastId) || lastId < 0 || lastId > latest) return { events: [], gap: true, latest };
   const ids = Array.from({ length: latest - lastId }, (_, i) => lastId + 1 + i);
-  const found = await Promise.all(ids.map((id) => core.store.get(eventKey(userId, id))));
+  const read = () => Promise.all(ids.map((id) => core.store.get(eventKey(userId, id))));
+  let found = await read();
+  // An event numbered but not yet written is being recorded right now: it is there a moment later.
+  if (found.includes(undefined)) {
+    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_MS));
+    found = await read();
+  }
   const events: LoggedEvent[] = [];
   for (const [i, data] of found.entries()) {
     if (data === undefined) return { events: [], gap: true, latest };

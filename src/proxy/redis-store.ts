@@ -22,6 +22,8 @@ export class RedisProxyStore implements ProxyStore {
   readonly #subscriber: Redis;
   readonly #prefix: string;
   readonly #listeners = new Map<string, Set<(message: string) => void>>();
+  /** Each channel's SUBSCRIBE, settled once Redis has confirmed it. */
+  readonly #confirmations = new Map<string, Promise<unknown>>();
   /** Subscriptions still being confirmed by Redis: a publish from this process waits for them. */
   readonly #pending = new Set<Promise<unknown>>();
 
@@ -88,7 +90,7 @@ export class RedisProxyStore implements ProxyStore {
     let listeners = this.#listeners.get(channel);
     if (!listeners) {
       this.#listeners.set(channel, (listeners = new Set()));
-      this.#track(this.#subscriber.subscribe(this.#key(channel)));
+      this.#confirmations.set(channel, this.#track(this.#subscriber.subscribe(this.#key(channel))));
     }
     listeners.add(listener);
     return () => {
@@ -96,15 +98,21 @@ export class RedisProxyStore implements ProxyStore {
       // Only this set: a stale unsubscribe must not drop a set created after it emptied.
       if (listeners.size === 0 && this.#listeners.get(channel) === listeners) {
         this.#listeners.delete(channel);
+        this.#confirmations.delete(channel);
         this.#track(this.#subscriber.unsubscribe(this.#key(channel)));
       }
     };
   }
 
-  #track(command: Promise<unknown>): void {
+  async subscribed(channel: string): Promise<void> {
+    await this.#confirmations.get(channel);
+  }
+
+  #track(command: Promise<unknown>): Promise<unknown> {
     const pending = command.catch(() => undefined);
     this.#pending.add(pending);
     void pending.finally(() => this.#pending.delete(pending));
+    return pending;
   }
 
   /** Closes both connections. */

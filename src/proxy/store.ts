@@ -19,6 +19,12 @@ export interface ProxyStore {
   publish(channel: string, message: string): Promise<void>;
   /** Calls `listener` for each message on `channel` until the returned function is called. */
   subscribe(channel: string, listener: (message: string) => void): () => void;
+  /**
+   * Resolves once what any process publishes on `channel` reaches this process's listeners. A
+   * store whose subscriptions take effect at once (like `MemoryStore`) need not implement it; Redis
+   * confirms a SUBSCRIBE a round trip later, and an event published before then is not delivered.
+   */
+  subscribed?(channel: string): Promise<void>;
 }
 
 interface Entry {

@@ -502,3 +502,74 @@ describe('live events that lose nothing', () => {
     stream.close();
   });
 });
+
+/**
+ * A store whose subscriptions take effect a while after they are asked for, as Redis's do (a
+ * SUBSCRIBE is confirmed a round trip later): what is published before then is not heard.
+ */
+class SlowSubscriptionStore extends MemoryStore {
+  readonly #confirmations = new Map<string, Promise<void>>();
+
+  override subscribe(channel: string, listener: (message: string) => void): () => void {
+    let unsubscribe: (() => void) | undefined;
+    let cancelled = false;
+    const confirmed = sleep(SUBSCRIBE_DELAY_MS).then(() => {
+      if (!cancelled) unsubscribe = super.subscribe(channel, listener);
+    });
+    this.#confirmations.set(channel, confirmed);
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
+  }
+
+  async subscribed(channel: string): Promise<void> {
+    await this.#confirmations.get(channel);
+  }
+}
+const SUBSCRIBE_DELAY_MS = 250;
+
+describe('a new stream while its subscription is being confirmed', () => {
+  let slow: TestProxy;
+  let token: string;
+
+  before(async () => {
+    slow = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      heartbeatMs: 100,
+      store: new SlowSubscriptionStore(),
+    });
+    extraProxies.push(slow);
+    token = await slow.session('noor');
+  });
+
+  const noorEvent = (type: string) =>
+    signed({ type, caseId: 'cns_demo_noor_fever', userId: DEMO_USER_IDS.noor });
+
+  it('says ready only once it hears events: one sent right after ready arrives', async () => {
+    const stream = await openEventStream(`${slow.url}/events`, token);
+    streams.push(stream);
+    await stream.next((item) => item.event === 'ready', 2000);
+    assert.equal((await deliver(noorEvent('consultationClaimed'), slow)).status, 200);
+    const event = await stream.next((item) => item.event === 'consultation', 2000);
+    assert.equal(JSON.parse(event.data ?? '{}').type, 'consultationClaimed');
+    stream.close();
+  });
+
+  it('sends what arrived while it was being set up, once, and no reset', async () => {
+    const stream = await openEventStream(`${slow.url}/events`, token);
+    streams.push(stream);
+    // The stream is open but not yet listening: this event is only in the log.
+    assert.equal((await deliver(noorEvent('questionResolved'), slow)).status, 200);
+    assert.deepEqual(stream.events('ready'), [], 'delivered before the stream was ready');
+    await stream.next((item) => item.event === 'consultation', 2000);
+    await sleep(QUIET_MS);
+    assert.deepEqual(
+      consultationEvents(stream).map((event) => event.type),
+      ['questionResolved'],
+    );
+    assert.deepEqual(stream.events('reset'), []);
+    stream.close();
+  });
+});

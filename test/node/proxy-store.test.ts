@@ -292,6 +292,26 @@ describe('with Redis', () => {
     () => new RedisProxyStore({ url: redis.url, prefix: `contract-${++round}:` }),
     { dispose: (store) => (store as RedisProxyStore).close(), realTime: true },
   );
+
+  it('subscribed() resolves once another instance’s publish is heard', async () => {
+    // Two instances sharing one Redis: one listens, the other publishes the moment it may.
+    const listening = new RedisProxyStore({ url: redis.url, prefix: 'two-instances:' });
+    const publishing = new RedisProxyStore({ url: redis.url, prefix: 'two-instances:' });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const heard: string[] = [];
+        const off = listening.subscribe(`channel-${i}`, (message) => heard.push(message));
+        await listening.subscribed(`channel-${i}`);
+        await publishing.publish(`channel-${i}`, `message ${i}`);
+        await until(`message ${i}`, () => heard.length === 1);
+        off();
+      }
+      // A channel nobody subscribed to is ready at once.
+      await listening.subscribed('never-subscribed');
+    } finally {
+      await Promise.all([listening.close(), publishing.close()]);
+    }
+  });
 });
 
 describe('MemoryStore specifics', () => {

@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
-import { eventsChannel, missedSince, type LoggedEvent } from '../event-log.js';
+import { eventsChannel, latestEventId, missedSince, type LoggedEvent } from '../event-log.js';
 import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
 
@@ -40,6 +40,8 @@ export function eventRoutes(core: ProxyCore) {
     c.header('x-accel-buffering', 'no');
 
     return streamSSE(c, async (stream) => {
+      // A new stream starts from the newest event now; what comes while it is being set up is replayed.
+      const replayFrom = lastEventId !== undefined ? Number(lastEventId) : await latestEventId(core, userId);
       let finish!: () => void;
       const finished = new Promise<void>((resolve) => (finish = resolve));
       // Live events wait while the missed ones are replayed, so the member sees them all in order.
@@ -76,18 +78,21 @@ export function eventRoutes(core: ProxyCore) {
         c.req.raw.signal.addEventListener('abort', finish);
         // A client gone before the listeners were in place must not hold its slot until expiry.
         if (c.req.raw.signal.aborted || stream.aborted) finish();
+        // Redis confirms a subscription a round trip later; events sent before then come from the log.
+        await Promise.all([
+          core.store.subscribed?.(eventsChannel(userId)),
+          core.store.subscribed?.(sessionsChannel(userId)),
+        ]);
         await stream.writeSSE({
           event: 'ready',
           data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString() }),
         });
-        if (lastEventId !== undefined) {
-          const missed = await missedSince(core, userId, Number(lastEventId));
-          // Too old to replay (or not an id of ours): the elements read everything again.
-          if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
-          for (const event of missed.events) send(event);
-          // After a reset the elements read everything again: what came before it is not sent.
-          if (missed.gap) sentUpTo = Math.max(sentUpTo, missed.latest);
-        }
+        const missed = await missedSince(core, userId, replayFrom);
+        // Too old to replay (or not an id of ours): the elements read everything again.
+        if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
+        for (const event of missed.events) send(event);
+        // After a reset the elements read everything again: what came before it is not sent.
+        if (missed.gap) sentUpTo = Math.max(sentUpTo, missed.latest);
         replaying = false;
         for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
         await finished;
