@@ -1,27 +1,65 @@
 /**
  * The proxy's cost, on loopback: a member's read through the proxy against the same read straight
  * from the sandbox, with the memory store and with Redis, as latency percentiles, throughput under
- * concurrency and the proxy's own CPU per read (this process runs the proxy and the sandbox; the
- * sandbox's share is measured alone and taken off). Ratios within one run, never pass/fail.
+ * concurrency and CPU per read. The sandbox and the proxy each run in a process of their own (as a
+ * partner runs them), so each one's CPU per read is its own. Ratios within one run, never pass/fail.
  */
-import { cpuUsage } from 'node:process';
-import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
-import { RedisProxyStore } from '../src/proxy/redis-store.js';
-import type { ProxyStore } from '../src/proxy/store.js';
-import { startSandboxServer } from '../src/sandbox/node.js';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { startRedis } from '../scripts/redis-server.js';
 import { percentile } from './stats.js';
+import type { ServerMessage } from './servers/server.js';
 
-const READS = 2000;
+const READS = 4000;
 const CONCURRENCY = 10;
 
-async function load(
-  label: string,
-  read: () => Promise<Response>,
-): Promise<{ rps: number; cpuMsPerRead: number }> {
-  for (let i = 0; i < 100; i++) await (await read()).arrayBuffer(); // warm-up
+/** A benchmark server in its own process. */
+interface Server {
+  url: string;
+  /** The process's CPU time so far, in ms. */
+  cpuMs(): Promise<number>;
+  stop(): void;
+}
+
+async function startServer(kind: 'sandbox' | 'proxy', env: Record<string, string> = {}): Promise<Server> {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./servers/server.ts', import.meta.url)), [kind], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+  });
+  /** The next message `pick` finds something in. */
+  const reply = <T>(pick: (message: ServerMessage) => T | undefined) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (message: ServerMessage) => {
+        const picked = pick(message);
+        if (picked === undefined) return;
+        child.off('message', onMessage);
+        resolve(picked);
+      };
+      child.on('message', onMessage);
+      child.once('exit', (code) => reject(new Error(`the ${kind} exited (${code})`)));
+    });
+  const url = await reply((message) => ('url' in message ? message.url : undefined));
+  return {
+    url,
+    cpuMs: () => {
+      const cpu = reply((message) => ('cpuMs' in message ? message.cpuMs : undefined));
+      child.send('cpu');
+      return cpu;
+    },
+    stop: () => child.kill(),
+  };
+}
+
+interface Measured {
+  rps: number;
+  /** CPU per read of each server measured, in the order given. */
+  cpuMsPerRead: number[];
+}
+
+async function load(label: string, read: () => Promise<Response>, servers: Server[]): Promise<Measured> {
+  for (let i = 0; i < 300; i++) await (await read()).arrayBuffer(); // warm-up
   const latencies: number[] = [];
-  const cpu = cpuUsage();
+  const cpuBefore = await Promise.all(servers.map((server) => server.cpuMs()));
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -36,72 +74,69 @@ async function load(
     }),
   );
   const elapsed = performance.now() - started;
-  const used = cpuUsage(cpu);
+  const cpuAfter = await Promise.all(servers.map((server) => server.cpuMs()));
+  const cpuMsPerRead = cpuAfter.map((after, i) => (after - (cpuBefore[i] ?? 0)) / READS);
   latencies.sort((a, b) => a - b);
   const rps = (READS / elapsed) * 1000;
-  const cpuMsPerRead = (used.user + used.system) / 1000 / READS;
   console.log(
-    `  ${label.padEnd(40)} ${rps.toFixed(0).padStart(6)} reads/s  p50 ${percentile(latencies, 0.5).toFixed(2)} ms  p99 ${percentile(latencies, 0.99).toFixed(2)} ms  ${cpuMsPerRead.toFixed(3)} ms CPU/read`,
+    `  ${label.padEnd(34)} ${rps.toFixed(0).padStart(6)} reads/s  p50 ${percentile(latencies, 0.5).toFixed(2)} ms  p99 ${percentile(latencies, 0.99).toFixed(2)} ms  CPU/read ${cpuMsPerRead.map((ms) => `${ms.toFixed(3)} ms`).join(' + ')}`,
   );
   return { rps, cpuMsPerRead };
 }
 
 export async function proxyCost(): Promise<void> {
-  const sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
-  const token = await (
+  const sandbox = await startServer('sandbox');
+  const { accessToken } = (await (
     await fetch(`${sandbox.url}/partner/authorization/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ apiKey: 'sandbox-api-key' }),
     })
-  ).json();
-  const direct = await load('sandbox alone', () =>
-    fetch(`${sandbox.url}/consultation/cns_demo_alex_rash`, {
-      headers: { authorization: `Bearer ${(token as { accessToken: string }).accessToken}` },
-    }),
+  ).json()) as { accessToken: string };
+  const direct = await load(
+    'sandbox alone (sandbox)',
+    () =>
+      fetch(`${sandbox.url}/consultation/cns_demo_alex_rash`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      }),
+    [sandbox],
   );
 
-  const through = async (label: string, store?: ProxyStore) => {
-    const proxy: ProxyServer = await startProxyServer({
-      upstreamUrl: sandbox.url,
-      apiKey: 'sandbox-api-key',
-      sessionSecret: 'bench-session-secret-0123456789-abcdefghijklmn',
-      authenticate: async () => ({ uniqueId: 'alex' }),
-      port: 0,
-      logger: () => undefined,
-      limits: { perMemberPerMinute: 1_000_000, perAddressPerMinute: 1_000_000 },
-      ...(store ? { store } : {}),
-    });
-    const session = (await (
-      await fetch(`${proxy.url}/consult/session`, {
+  const through = async (label: string, env: Record<string, string> = {}) => {
+    const proxy = await startServer('proxy', { UPSTREAM_URL: sandbox.url, ...env });
+    const { token } = (await (
+      await fetch(`${proxy.url}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{}',
       })
     ).json()) as { token: string };
-    const result = await load(label, () =>
-      fetch(`${proxy.url}/consult/consultation/cns_demo_alex_rash`, {
-        headers: { authorization: `Bearer ${session.token}` },
-      }),
+    const result = await load(
+      label,
+      () =>
+        fetch(`${proxy.url}/consultation/cns_demo_alex_rash`, {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      [proxy, sandbox],
     );
-    await proxy.close();
+    proxy.stop();
     return result;
   };
 
-  const memory = await through('through the proxy, memory store');
+  const memory = await through('proxy, memory store (proxy + sandbox)');
+  const [proxyCpu = 0] = memory.cpuMsPerRead;
+  const [sandboxCpu = 0] = direct.cpuMsPerRead;
   console.log(`  proxy / sandbox throughput: ${(memory.rps / direct.rps).toFixed(2)}×`);
   console.log(
-    `  proxy's own CPU per read: ${Math.max(0, memory.cpuMsPerRead - direct.cpuMsPerRead).toFixed(3)} ms (target 0.25)`,
+    `  the proxy's CPU per read: ${proxyCpu.toFixed(3)} ms, ${(proxyCpu / sandboxCpu).toFixed(2)}× the sandbox's own`,
   );
   const redis = await startRedis().catch(() => undefined);
   if (redis) {
-    const store = new RedisProxyStore({ url: redis.url, prefix: 'bench:' });
-    const withRedis = await through('through the proxy, Redis store', store);
+    const withRedis = await through('proxy, Redis store (proxy + sandbox)', { REDIS_URL: redis.url });
     console.log(`  Redis / memory store throughput: ${(withRedis.rps / memory.rps).toFixed(2)}×`);
-    await store.close();
     await redis.stop();
   } else {
     console.log('  (redis-server not found: the Redis store is not measured)');
   }
-  await sandbox.close();
+  sandbox.stop();
 }

@@ -126,8 +126,17 @@ export type OperationName = (typeof OPERATIONS)[number]['name'];
 
 const BY_NAME = Object.fromEntries(OPERATIONS.map((op) => [op.name, op])) as Record<OperationName, Operation>;
 
+/** What the client reads of a response; a `Response` fits. */
+export interface FetchResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
 /** `fetch` as the client calls it; `globalThis.fetch` fits. */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type FetchLike = (input: string, init: RequestInit) => Promise<FetchResponse>;
 
 /** The last argument of every method. */
 export interface RequestOptions {
@@ -426,7 +435,7 @@ export class ConsultClient {
           }, this.#timeoutMs)
         : undefined;
 
-    let response: Response;
+    let response: FetchResponse;
     let text: string;
     try {
       const init: RequestInit = { method: operation.method, headers, signal: controller.signal };

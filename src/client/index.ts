@@ -3,6 +3,7 @@ export { ConsultClient, OPERATIONS } from './client.js';
 export type {
   ConsultClientOptions,
   FetchLike,
+  FetchResponse,
   HttpMethod,
   Operation,
   OperationName,

@@ -20,7 +20,7 @@ export const requestLog = (core: ProxyCore) =>
       level: c.res.status >= 500 ? 'error' : 'info',
       message: 'request',
       method: c.req.method,
-      path: new URL(c.req.url).pathname,
+      path: c.req.path,
       status: c.res.status,
       durationMs: Date.now() - started,
       ...(member ? { userId: member.userId } : {}),
@@ -32,9 +32,16 @@ export const requestLog = (core: ProxyCore) =>
  * anything but the type it declares.
  */
 export const noStore = createMiddleware(async (c, next) => {
-  await next();
+  // Set before the response exists, they go into it as it is made; set after, it is copied.
   c.header('cache-control', 'no-store');
   c.header('x-content-type-options', 'nosniff');
+  await next();
+  // A response a route made by itself (an event stream says no-cache) did not take them.
+  const headers = c.res.headers;
+  if (headers.get('cache-control') !== 'no-store' || headers.get('x-content-type-options') !== 'nosniff') {
+    c.header('cache-control', 'no-store');
+    c.header('x-content-type-options', 'nosniff');
+  }
 });
 
 /** A request body is JSON, declared as such; anything else is a 415 before any work is done. */

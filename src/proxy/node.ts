@@ -6,6 +6,9 @@ import { closeWhenBodyUnread } from '../server/node-connection.js';
 import type { AddressInfo } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import { createProxy, type ConsultProxy } from './proxy.js';
+import { pooledFetch } from './upstream-fetch.js';
+
+export { pooledFetch, type PooledFetch, type PooledFetchOptions } from './upstream-fetch.js';
 
 export interface ProxyServerOptions extends ProxyOptions {
   /** Default 8787; 0 picks a free port. */
@@ -41,9 +44,12 @@ export interface ProxyServer {
 export async function startProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const basePath = options.basePath ?? '/consult';
   const hostname = options.hostname ?? '127.0.0.1';
+  // Keep-alive connections to the upstream, unless the partner brings their own fetch.
+  const upstreamFetch = options.fetch ? undefined : pooledFetch();
   const proxy = createProxy({
     clientAddress: socketAddress,
     ...options,
+    ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
   });
   const app = new Hono();
   app.route(basePath, proxy);
@@ -74,6 +80,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
               server.close(() => done());
               (server as { closeAllConnections?: () => void }).closeAllConnections?.();
             });
+            await upstreamFetch?.close();
           },
         });
       },

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { FetchLike } from '../client/client.js';
 import type { ProxyStore } from './store.js';
 
 /** The partner's signed-in member, as the `authenticate` hook returns it. */
@@ -80,8 +81,11 @@ export interface ProxyOptions {
   clientAddress?: (c: Context) => string | undefined;
   /** Receives log lines; default JSON lines on the console. */
   logger?: (entry: ProxyLogEntry) => void;
-  /** The fetch used for upstream calls. Default the global fetch. */
-  fetch?: typeof fetch;
+  /**
+   * The fetch used for upstream calls. Default the global fetch; on Node, `startProxyServer` uses
+   * a pool of keep-alive connections.
+   */
+  fetch?: FetchLike;
 }
 
 export const DEFAULT_LIMITS: ProxyLimits = {

@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { limitBody } from '../server/body-limit.js';
 import { cors } from 'hono/cors';
-import { ConsultClient } from '../client/client.js';
+import { ConsultClient, type FetchLike } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import { ProblemError, problemResponse } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
@@ -114,8 +114,7 @@ function isBodyAborted(error: Error): boolean {
 export function createProxy(options: ProxyOptions): ConsultProxy {
   checkOptions(options);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const upstreamFetch =
-    options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const upstreamFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   let webhookSecret = options.webhookSecret;
 
   const core: ProxyCore = {
@@ -168,6 +167,9 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
   // Hono's cors answers every OPTIONS with 204; only a real preflight (Origin and
   // Access-Control-Request-Method) gets that, any other OPTIONS is an unknown route (S4).
   app.use(async (c, next) => {
+    // CORS is about browsers' requests across origins, which carry Origin; a request without one
+    // needs no CORS headers (and leaves the response as the route makes it, with no copy).
+    if (c.req.header('origin') === undefined) return next();
     if (
       c.req.method === 'OPTIONS' &&
       !(c.req.header('origin') && c.req.header('access-control-request-method'))

@@ -1,9 +1,10 @@
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ProblemError, problemResponse } from './problems.js';
 
 /** Refuses bodies over `maxBytes` with a 413 problem, before any work is done. */
-export const limitBody = (maxBytes: number) =>
-  bodyLimit({
+export const limitBody = (maxBytes: number): MiddlewareHandler => {
+  const limit = bodyLimit({
     maxSize: maxBytes,
     onError: (c) =>
       problemResponse(
@@ -16,3 +17,11 @@ export const limitBody = (maxBytes: number) =>
         ),
       ),
   });
+  return async (c, next) => {
+    // Without either header a request has no body, and looking for one would cost a copy of the request.
+    if (c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined) {
+      return next();
+    }
+    return limit(c, next);
+  };
+};

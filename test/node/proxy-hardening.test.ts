@@ -17,7 +17,7 @@ describe('the proxy, hardened', () => {
     proxy = await startTestProxy({
       publicUrl: 'https://portal.example.org/consult',
       fetch: async (input, init) => {
-        const url = new URL(input instanceof Request ? input.url : String(input));
+        const url = new URL(input);
         const answer = scripted.get(`${init?.method ?? 'GET'} ${url.pathname}`);
         return answer ? answer() : fetch(input, init);
       },
