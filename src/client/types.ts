@@ -2,7 +2,7 @@
  * Resource and request types of the partner health consultation service.
  *
  * Field tables follow spec sections 2 (resources) and 4 (request bodies). Where the spec says
- * "not shown", the shape is the one docs/design.md section 3 chose; those are marked (ours).
+ * "not shown", the shape is the one docs/architecture.md section 3 chose; those are marked (ours).
  */
 
 /** User account status (spec 2.1). */
@@ -32,7 +32,7 @@ export interface User {
   userStatus?: UserStatus;
 }
 
-/** Consultation workflow states (spec 3; transitions are ours, docs/design.md 3). */
+/** Consultation workflow states (spec 3; transitions are ours, docs/architecture.md 3). */
 export type ConsultationStatus = 'open' | 'claimed' | 'resolved' | 'canceled' | 'closed';
 
 /** States after which no follow-up is accepted. */
@@ -88,7 +88,7 @@ export interface Subscription {
   renewFrom?: string;
 }
 
-/** Event types: `questionResolved` is the spec's; the others are ours (docs/design.md 3). */
+/** Event types: `questionResolved` is the spec's; the others are ours (docs/architecture.md 3). */
 export const WEBHOOK_EVENT_TYPES = [
   'questionResolved',
   'consultationClaimed',
@@ -225,7 +225,7 @@ export interface FieldError {
   message: string;
 }
 
-/** Error body, `application/problem+json` (RFC 9457; ours, docs/design.md 3). */
+/** Error body, `application/problem+json` (RFC 9457; ours, docs/architecture.md 3). */
 export interface Problem {
   type: string;
   title: string;

@@ -48,7 +48,7 @@ export async function missedSince(
   const latest = await latestEventId(core, userId);
   if (!Number.isInteger(lastId) || lastId < 0 || lastId > latest) return { events: [], gap: true, latest };
   const ids = Array.from({ length: latest - lastId }, (_, i) => lastId + 1 + i);
-  const read = () => Promise.all(ids.map((id) => core.store.get(eventKey(userId, id))));
+  const read = () => core.store.getMany(ids.map((id) => eventKey(userId, id)));
   let found = await read();
   // An event numbered but not yet written is being recorded right now: it is there a moment later.
   if (found.includes(undefined)) {

@@ -101,9 +101,9 @@ export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: n
   const now = Date.now();
   const slice = now - (now % SLICE_MS);
   const earlier = Array.from({ length: WINDOW_MS / SLICE_MS - 1 }, (_, i) => slice - (i + 1) * SLICE_MS);
-  const [current, ...before] = await Promise.all([
+  const [current, before] = await Promise.all([
     core.store.increment(`rate:${bucket}:${slice}`, WINDOW_MS + SLICE_MS),
-    ...earlier.map((start) => core.store.get(`rate:${bucket}:${start}`)),
+    core.store.getMany(earlier.map((start) => `rate:${bucket}:${start}`)),
   ]);
   const count = current + before.reduce((sum, value) => sum + Number(value ?? 0), 0);
   if (count > limit) {

@@ -56,6 +56,12 @@ export class RedisProxyStore implements ProxyStore {
     return (await this.#client.get(this.#key(key))) ?? undefined;
   }
 
+  async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
+    if (keys.length === 0) return [];
+    const values = await this.#client.mget(keys.map((key) => this.#key(key)));
+    return values.map((value) => value ?? undefined);
+  }
+
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     await this.#client.set(this.#key(key), value, 'PX', ttl(ttlMs));
   }

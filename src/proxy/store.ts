@@ -1,5 +1,5 @@
 /**
- * The proxy's shared state behind one small interface (docs/design.md 5): idempotency records,
+ * The proxy's shared state behind one small interface (docs/architecture.md 5): idempotency records,
  * conversation owners, webhook de-duplication, rate-limit counters and the event bus that fans
  * webhook events out to a member's open streams. `MemoryStore` serves one process; a Redis store
  * implementing the same contract (test/node/proxy-store.test.ts) serves several behind a load
@@ -8,6 +8,8 @@
 export interface ProxyStore {
   /** The value under `key`, or undefined when absent or expired. */
   get(key: string): Promise<string | undefined>;
+  /** The values under `keys`, in order (Redis `MGET`: one round trip). */
+  getMany(keys: readonly string[]): Promise<(string | undefined)[]>;
   /** Stores `value` under `key` for `ttlMs`. */
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Stores `value` only if `key` is absent; true when this call stored it (Redis `SET NX PX`). */
@@ -43,6 +45,10 @@ export class MemoryStore implements ProxyStore {
 
   async get(key: string): Promise<string | undefined> {
     return this.#live(key)?.value;
+  }
+
+  async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
+    return keys.map((key) => this.#live(key)?.value);
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {

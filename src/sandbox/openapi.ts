@@ -334,7 +334,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Partner health consultation service (as modelled by the consult-elements sandbox)',
       version: '1.0.0',
       description:
-        'The 20 operations of the partner health consultation service. Shapes the upstream specification leaves open are the choices recorded in docs/design.md section 3.',
+        'The 20 operations of the partner health consultation service. Shapes the upstream specification leaves open are the choices recorded in docs/architecture.md section 3.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],

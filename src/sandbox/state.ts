@@ -1,5 +1,5 @@
 /**
- * The sandbox's records and the rules of each operation (docs/design.md 3). Route handlers call these
+ * The sandbox's records and the rules of each operation (docs/architecture.md 3). Route handlers call these
  * methods; everything that changes a record lives here, so the rules read in one place.
  */
 import {
@@ -172,7 +172,7 @@ export class SandboxState {
         [{ field: 'subscriptionEndDate', message: 'must be after the start of the subscription' }],
       );
     }
-    // A subscription that follows an expired one renews it (docs/design.md 3).
+    // A subscription that follows an expired one renews it (docs/architecture.md 3).
     const previous = this.#subscriptionsOf(userId).at(0);
     const renewFrom =
       previous && !previous.canceledAt && previous.end <= start ? previous.subscriptionId : undefined;
@@ -260,7 +260,7 @@ export class SandboxState {
     return this.getUser(userId);
   }
 
-  // Consultations (operations 11–14) and their lifecycle (docs/design.md 3).
+  // Consultations (operations 11–14) and their lifecycle (docs/architecture.md 3).
 
   createConsultation(userId: string, questions: string[]): Consultation {
     this.#assertMayConsult(userId);

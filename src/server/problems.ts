@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { FieldError, Problem } from '../client/types.js';
 
-/** An error that becomes an `application/problem+json` response (docs/design.md 3). */
+/** An error that becomes an `application/problem+json` response (docs/architecture.md 3). */
 export class ProblemError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,

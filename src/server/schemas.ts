@@ -98,7 +98,7 @@ export const CreatePrescriptionBody = z.strictObject({
   indicationSurvey: FreeFormObject.optional(),
 });
 
-// Resources (spec section 2, and docs/design.md 3 for the records the spec does not show).
+// Resources (spec section 2, and docs/architecture.md 3 for the records the spec does not show).
 
 export const UserSchema = z.object({
   id: z.string(),

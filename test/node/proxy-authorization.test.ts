@@ -1,6 +1,6 @@
 /**
  * docs/security.md S2 and S3: identity comes only from the verified widget token, and every id is
- * checked against its owner. A data table: every browser route of docs/design.md 2.1 × {owner, other
+ * checked against its owner. A data table: every browser route of docs/architecture.md 2.1 × {owner, other
  * member, no token, expired token, forged token}, with the expected status in each cell and the
  * sandbox's request log as the witness of what reached the upstream. The table must cover every
  * route the proxy registers: a route without a row fails the first test.
@@ -314,7 +314,7 @@ describe('S3: every browser route has a row in the authorization table', () => {
       `proxy routes without a row in the authorization table: ${missing.join(', ')}`,
     );
     assert.deepEqual(stale, [], `rows for routes the proxy does not have: ${stale.join(', ')}`);
-    assert.equal(registered.size, 11, 'docs/design.md 2.1 names 11 member operations');
+    assert.equal(registered.size, 11, 'docs/architecture.md 2.1 names 11 member operations');
   });
 });
 

@@ -73,6 +73,26 @@ export function storeContract(
     );
 
     it(
+      'getMany reads several keys in order: missing and expired ones are undefined',
+      withStore(async (store, clock) => {
+        assert.deepEqual(await store.getMany([]), []);
+        await store.set('a', '1', 60_000);
+        await store.set('b', '', 60_000);
+        await store.set('soon', 'x', 200);
+        await store.increment('count', 60_000);
+        await clock.advance(400);
+        assert.deepEqual(await store.getMany(['a', 'missing', 'b', 'soon', 'count', 'a']), [
+          '1',
+          undefined,
+          '',
+          undefined,
+          '1',
+          '1',
+        ]);
+      }),
+    );
+
+    it(
       'values expire after their ttl, and not before',
       withStore(async (store, clock) => {
         await store.set('short', 'x', 300);

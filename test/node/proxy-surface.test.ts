@@ -1,5 +1,5 @@
 /**
- * The proxy's browser-facing surface: S4 (only the routes of docs/design.md 2.1 exist, path tricks
+ * The proxy's browser-facing surface: S4 (only the routes of docs/architecture.md 2.1 exist, path tricks
  * included), S5 (closed request schemas, projected responses), S6 (limits) and S9 (CORS and
  * Origin checks). Every refusal is shown to reach the upstream not at all, with the sandbox's
  * request log as the witness.

@@ -1,5 +1,5 @@
 /**
- * The spec's own paths, narrowed to the signed-in member (docs/design.md 2.1). Identity comes only
+ * The spec's own paths, narrowed to the signed-in member (docs/architecture.md 2.1). Identity comes only
  * from the widget token (S2); every id is checked against the upstream record or the store before
  * anything of it is returned (S3); bodies are closed (S5) and responses projected.
  */
