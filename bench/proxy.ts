@@ -1,17 +1,20 @@
 /**
- * The proxy's cost, on loopback: a member's read through the proxy against the same read straight
- * from the sandbox, with the memory store and with Redis, as latency percentiles, throughput under
- * concurrency and CPU per read. The sandbox and the proxy each run in a process of their own (as a
- * partner runs them), so each one's CPU per read is its own. Ratios within one run, never pass/fail.
+ * The proxy's cost, on loopback, measured with autocannon: a member's read through the proxy
+ * against the same read straight from the sandbox, with the memory store and with Redis, and
+ * against a bare forwarder (the least a proxy on Hono and Node costs), as throughput, latency
+ * percentiles and CPU per read. Each server runs in a process of its own (as a partner runs them),
+ * so each one's CPU per read is its own. Ratios within one run, never pass/fail.
  */
+import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startRedis } from '../scripts/redis-server.js';
-import { percentile } from './stats.js';
 import type { ServerMessage } from './servers/server.js';
 
-const READS = 4000;
-const CONCURRENCY = 10;
+/** Enough reads for the servers' code to be fully optimized. */
+const READS = 20_000;
+const WARM_UP_READS = 2_000;
+const CONNECTIONS = 10;
 
 /** A benchmark server in its own process. */
 interface Server {
@@ -21,7 +24,10 @@ interface Server {
   stop(): void;
 }
 
-async function startServer(kind: 'sandbox' | 'proxy', env: Record<string, string> = {}): Promise<Server> {
+async function startServer(
+  kind: 'sandbox' | 'proxy' | 'forwarder',
+  env: Record<string, string> = {},
+): Promise<Server> {
   const child: ChildProcess = fork(fileURLToPath(new URL('./servers/server.ts', import.meta.url)), [kind], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, ...env },
@@ -46,7 +52,7 @@ async function startServer(kind: 'sandbox' | 'proxy', env: Record<string, string
       child.send('cpu');
       return cpu;
     },
-    stop: () => child.kill(),
+    stop: () => child.disconnect(),
   };
 }
 
@@ -56,30 +62,19 @@ interface Measured {
   cpuMsPerRead: number[];
 }
 
-async function load(label: string, read: () => Promise<Response>, servers: Server[]): Promise<Measured> {
-  for (let i = 0; i < 300; i++) await (await read()).arrayBuffer(); // warm-up
-  const latencies: number[] = [];
+async function load(label: string, url: string, token: string, servers: Server[]): Promise<Measured> {
+  const options = { url, connections: CONNECTIONS, headers: { authorization: `Bearer ${token}` } };
+  await autocannon({ ...options, amount: WARM_UP_READS });
   const cpuBefore = await Promise.all(servers.map((server) => server.cpuMs()));
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < READS) {
-        const t = performance.now();
-        const response = await read();
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`${label}: ${response.status}`);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = performance.now() - started;
+  const result = await autocannon({ ...options, amount: READS });
   const cpuAfter = await Promise.all(servers.map((server) => server.cpuMs()));
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${label}: ${result.non2xx} refused and ${result.errors} failed reads`);
+  }
   const cpuMsPerRead = cpuAfter.map((after, i) => (after - (cpuBefore[i] ?? 0)) / READS);
-  latencies.sort((a, b) => a - b);
-  const rps = (READS / elapsed) * 1000;
+  const rps = result.requests.total / result.duration;
   console.log(
-    `  ${label.padEnd(34)} ${rps.toFixed(0).padStart(6)} reads/s  p50 ${percentile(latencies, 0.5).toFixed(2)} ms  p99 ${percentile(latencies, 0.99).toFixed(2)} ms  CPU/read ${cpuMsPerRead.map((ms) => `${ms.toFixed(3)} ms`).join(' + ')}`,
+    `  ${label.padEnd(36)} ${rps.toFixed(0).padStart(6)} reads/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  CPU/read ${cpuMsPerRead.map((ms) => `${ms.toFixed(3)} ms`).join(' + ')}`,
   );
   return { rps, cpuMsPerRead };
 }
@@ -93,14 +88,15 @@ export async function proxyCost(): Promise<void> {
       body: JSON.stringify({ apiKey: 'sandbox-api-key' }),
     })
   ).json()) as { accessToken: string };
-  const direct = await load(
-    'sandbox alone (sandbox)',
-    () =>
-      fetch(`${sandbox.url}/consultation/cns_demo_alex_rash`, {
-        headers: { authorization: `Bearer ${accessToken}` },
-      }),
-    [sandbox],
-  );
+  const read = '/consultation/cns_demo_alex_rash';
+  const direct = await load('sandbox alone (sandbox)', `${sandbox.url}${read}`, accessToken, [sandbox]);
+
+  const forwarder = await startServer('forwarder', { UPSTREAM_URL: sandbox.url });
+  const floor = await load('bare forwarder (forwarder + sandbox)', `${forwarder.url}${read}`, '', [
+    forwarder,
+    sandbox,
+  ]);
+  forwarder.stop();
 
   const through = async (label: string, env: Record<string, string> = {}) => {
     const proxy = await startServer('proxy', { UPSTREAM_URL: sandbox.url, ...env });
@@ -111,14 +107,7 @@ export async function proxyCost(): Promise<void> {
         body: '{}',
       })
     ).json()) as { token: string };
-    const result = await load(
-      label,
-      () =>
-        fetch(`${proxy.url}/consultation/cns_demo_alex_rash`, {
-          headers: { authorization: `Bearer ${token}` },
-        }),
-      [proxy, sandbox],
-    );
+    const result = await load(label, `${proxy.url}${read}`, token, [proxy, sandbox]);
     proxy.stop();
     return result;
   };
@@ -126,9 +115,10 @@ export async function proxyCost(): Promise<void> {
   const memory = await through('proxy, memory store (proxy + sandbox)');
   const [proxyCpu = 0] = memory.cpuMsPerRead;
   const [sandboxCpu = 0] = direct.cpuMsPerRead;
+  const [floorCpu = 0] = floor.cpuMsPerRead;
   console.log(`  proxy / sandbox throughput: ${(memory.rps / direct.rps).toFixed(2)}×`);
   console.log(
-    `  the proxy's CPU per read: ${proxyCpu.toFixed(3)} ms, ${(proxyCpu / sandboxCpu).toFixed(2)}× the sandbox's own`,
+    `  the proxy's CPU per read: ${proxyCpu.toFixed(3)} ms: ${(proxyCpu / sandboxCpu).toFixed(2)}× the sandbox's, ${(proxyCpu / floorCpu).toFixed(2)}× a bare forwarder's`,
   );
   const redis = await startRedis().catch(() => undefined);
   if (redis) {

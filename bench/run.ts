@@ -75,7 +75,7 @@ console.log(`  1,000 / 10 consultations: ${ratio(big, small)} (100× would be li
 sandbox.close();
 await server.close();
 
-console.log('Proxy cost (loopback; proxy and sandbox each in its own process)');
+console.log('Proxy cost (loopback, autocannon; each server in its own process)');
 await proxyCost();
 
 console.log('Live events at scale');

@@ -1,9 +1,15 @@
 /**
  * One server of the proxy benchmark in a process of its own, so each one's CPU is its own:
- * `sandbox`, or `proxy` (in front of UPSTREAM_URL, on the memory store or Redis at REDIS_URL).
+ * `sandbox`; `proxy` (in front of UPSTREAM_URL, on the memory store or Redis at REDIS_URL); or
+ * `forwarder`, the least any proxy on Hono and Node does (one Hono route that passes the read to
+ * UPSTREAM_URL over keep-alive connections: no token, limit or check), as the floor to compare with.
  * Tells its parent its URL, and its CPU time whenever asked.
  */
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { AddressInfo } from 'node:net';
 import { cpuUsage } from 'node:process';
+import { Agent, request } from 'undici';
 import { startProxyServer } from '../../src/proxy/node.js';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
 import { startSandboxServer } from '../../src/sandbox/node.js';
@@ -12,7 +18,31 @@ export type ServerMessage = { url: string } | { cpuMs: number };
 
 const send = (message: ServerMessage) => process.send?.(message);
 
+async function startForwarder(upstreamUrl: string): Promise<string> {
+  const dispatcher = new Agent({ connections: 32 });
+  const token = (await (
+    await fetch(`${upstreamUrl}/partner/authorization/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: 'sandbox-api-key' }),
+    })
+  ).json()) as { accessToken: string };
+  const app = new Hono().get('/consultation/:id', async (c) => {
+    const answer = await request(`${upstreamUrl}/consultation/${c.req.param('id')}`, {
+      dispatcher,
+      headers: { authorization: `Bearer ${token.accessToken}` },
+    });
+    return c.body(await answer.body.text(), 200, { 'content-type': 'application/json' });
+  });
+  return new Promise((resolve) => {
+    serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    );
+  });
+}
+
 async function start(): Promise<string> {
+  if (process.argv[2] === 'forwarder') return startForwarder(process.env.UPSTREAM_URL ?? '');
   if (process.argv[2] === 'sandbox') {
     return (await startSandboxServer({ port: 0, professionals: { mode: 'manual' } })).url;
   }
