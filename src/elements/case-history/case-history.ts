@@ -27,6 +27,7 @@ const newestFirst = (list: ConsultationView[]) =>
   [...list].sort((a, b) => time(b.createdAt) - time(a.createdAt));
 
 /**
+ * @tagname case-history
  * @summary The member's consultations, newest first, with status, date and questions used.
  * Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent
  * from a `<consult-form>` of the same session is listed at once, and long histories render in chunks.

@@ -22,6 +22,7 @@ interface Plan {
 const endOf = (s: SubscriptionView) => Date.parse(s.endSubscription);
 
 /**
+ * @tagname consult-access
  * @summary The member's plan at a glance: whether it includes questions to a doctor, until when,
  * whether it is ending soon or was renewed (with its history), canceled, run out, or missing.
  *

@@ -38,6 +38,7 @@ let nextQuestionId = 0;
 const newQuestion = (text = ''): Question => ({ id: nextQuestionId++, text });
 
 /**
+ * @tagname consult-form
  * @summary The member's question to a doctor: one to three questions, limits shown before they
  * bite, an emergency notice, and a submit that never creates two consultations.
  *
@@ -59,6 +60,7 @@ const newQuestion = (text = ''): Question => ({ id: nextQuestionId++, text });
  * @csspart counter - How many questions are used and left.
  * @csspart add-button - The "add another question" button.
  * @csspart submit-button - The send button.
+ * @csspart hint - Why the send button waits, while the member's plan is being checked.
  * @csspart notice - Status notices: loading, errors, no subscription, inactive account, sent.
  * @csspart emergency - The emergency notice.
  *

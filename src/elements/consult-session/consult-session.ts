@@ -8,6 +8,7 @@ import { SessionManager, sessionContext, type SessionGrant, type SessionStatus }
 import { styles } from './consult-session.styles.js';
 
 /**
+ * @tagname consult-session
  * @summary Signs the member in through the partner's proxy and gives the elements inside it their
  * session: one widget token, renewed before it expires, and one live event stream.
  *
@@ -21,6 +22,7 @@ import { styles } from './consult-session.styles.js';
  *
  * @event session-expired - The session ended and could not be renewed; sign the member in again.
  *
+ * @csspart base - The wrapper of the content, and of the notice that replaces it when the session has ended.
  * @csspart notice - The notice shown when the session has ended.
  * @csspart retry-button - Its "Sign in again" button, after an expiry (not after signing out).
  */

@@ -48,6 +48,7 @@ const isWaiting = (c: ConsultationView | undefined): boolean =>
   !!c && (c.status === 'open' || c.status === 'claimed') && c.questions.some((q) => q.answer === undefined);
 
 /**
+ * @tagname consult-thread
  * @summary One consultation: each question with its answer (sanitized markdown), the professional
  * who answered, attachments as safe links, and a follow-up box that counts the questions used and
  * closes at the cap or when the consultation has ended. New answers appear live.

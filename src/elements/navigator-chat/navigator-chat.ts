@@ -83,6 +83,7 @@ export function hasPhysicalKeyboard(): boolean {
 }
 
 /**
+ * @tagname navigator-chat
  * @summary A chat with the health navigator: general health guidance, and a hand-over to a doctor's
  * question form when the navigator suggests one.
  *

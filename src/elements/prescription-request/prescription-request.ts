@@ -30,6 +30,7 @@ interface PrescriptionDraft {
 }
 
 /**
+ * @tagname prescription-request
  * @summary A prescription request: the partner's indication survey as an accessible form,
  * validated, sent once through the proxy, with the member's answers kept for the tab's lifetime.
  *

@@ -145,12 +145,12 @@ export class ConsultElement extends LitElement implements LocalizedHost {
 
   #language = 'en';
 
-  /** The language this update renders in, resolved once per update. */
+  /** The language this update renders in, resolved once per update. @internal */
   get resolvedLanguage(): string {
     return this.#language;
   }
 
-  /** The direction this update renders in. */
+  /** The direction this update renders in. @internal */
   get resolvedDir(): 'ltr' | 'rtl' {
     return this.dir === 'rtl' || this.dir === 'ltr' ? this.dir : directionOf(this.#language);
   }
@@ -211,6 +211,7 @@ export class ConsultElement extends LitElement implements LocalizedHost {
   /**
    * Focus is in this element, or nowhere (the button that had it was just removed): moving it
    * after an update takes it from no one.
+   * @internal
    */
   focusIsFree(): boolean {
     const active = document.activeElement;
@@ -248,7 +249,7 @@ export class SessionElement extends ConsultElement {
   #memberId?: string;
   #onStatus = () => this.#syncFromSession();
 
-  /** The session in use, or undefined when the element has neither a context nor an endpoint. */
+  /** The session in use, or undefined when the element has neither a context nor an endpoint. @internal */
   get activeSession(): SessionManager | undefined {
     return (
       this.session ??

@@ -1,0 +1,37 @@
+// `npm run manifest` writes custom-elements.json from the elements' JSDoc: the one source of truth
+// for their attributes, properties, methods, events, slots, parts and CSS properties. The README's
+// element reference and Storybook's controls are made from it, and test/node/manifest.test.ts
+// fails when it is out of date or anything public in it has no description.
+
+/** Only what a partner uses: no private, protected or static members, nothing marked @internal. */
+function publicApiOnly() {
+  return {
+    name: 'public-api-only',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const module of customElementsManifest.modules) {
+        for (const declaration of module.declarations ?? []) {
+          if (!declaration.members) continue;
+          declaration.members = declaration.members.filter(
+            (member) =>
+              !member.static &&
+              member.privacy !== 'private' &&
+              member.privacy !== 'protected' &&
+              !member.name.startsWith('#') &&
+              !member.name.startsWith('_'),
+          );
+        }
+      }
+    },
+  };
+}
+
+export default {
+  globs: ['src/elements/**/*.ts'],
+  exclude: ['src/elements/**/*.styles.ts', 'src/elements/translations/**'],
+  outdir: '.',
+  litelement: true,
+  dependencies: false,
+  // package.json names it already (`customElements`); the analyzer must not rewrite it.
+  packagejson: false,
+  plugins: [publicApiOnly()],
+};

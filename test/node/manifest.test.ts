@@ -1,0 +1,126 @@
+/**
+ * custom-elements.json is the one source of truth for the elements' public surface: it is current
+ * (made again from the JSDoc, it is the same), complete (every registered element, each attribute,
+ * property, method, event, slot, part and CSS property described), true to the code (every part
+ * and named slot in a template, every CSS property the styles read), and the README's element
+ * reference is the one made from it.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { promisify } from 'node:util';
+import {
+  currentReference,
+  elementsOf,
+  ELEMENT_ORDER,
+  readManifest,
+  renderReference,
+  type ElementDeclaration,
+} from '../../scripts/element-reference.js';
+
+const root = new URL('../../', import.meta.url);
+const manifest = readManifest(new URL('custom-elements.json', root));
+const elements = elementsOf(manifest);
+const source = (path: string) => readFileSync(new URL(path, root), 'utf8');
+
+/** What every element renders from the shared code: notices, loading and error states. */
+const SHARED_TEMPLATES = ['src/elements/shared/consult-element.ts', 'src/elements/shared/status.ts'];
+
+/** Where an element's code and styles are. */
+const elementFiles = (tag: string) => ({
+  code: `src/elements/${tag}/${tag}.ts`,
+  styles: `src/elements/${tag}/${tag}.styles.ts`,
+});
+
+describe('custom-elements.json', () => {
+  it('is current: made again from the JSDoc, it is the same', async () => {
+    // The analyzer writes under the working directory; node_modules/.cache is never committed.
+    const outdir = 'node_modules/.cache/consult-manifest-check';
+    await promisify(execFile)('npx', ['cem', 'analyze', '--quiet', '--outdir', outdir], {
+      cwd: root,
+      timeout: 60_000,
+    });
+    const fresh = source(`${outdir}/custom-elements.json`);
+    rmSync(new URL(outdir, root), { recursive: true, force: true });
+    assert.ok(
+      fresh === source('custom-elements.json'),
+      'custom-elements.json is out of date: run npm run docs:reference',
+    );
+  });
+
+  it('lists every element the script tag registers, and package.json points to it', () => {
+    const table = /ELEMENTS[^=]*=\s*\{([\s\S]*?)\n\};/.exec(source('src/define.ts'))?.[1] ?? '';
+    const registered = [...table.matchAll(/^\s*'([a-z]+-[a-z-]+)':/gm)].map((match) => match[1]);
+    assert.deepEqual(registered.sort(), [...ELEMENT_ORDER].sort());
+    assert.deepEqual([...elements.keys()].sort(), [...ELEMENT_ORDER].sort());
+    assert.equal(JSON.parse(source('package.json')).customElements, 'custom-elements.json');
+  });
+
+  for (const tag of ELEMENT_ORDER) {
+    it(`<${tag}>: everything public has a description`, () => {
+      const element = elements.get(tag) as ElementDeclaration;
+      assert.ok(element.summary?.trim(), 'a @summary');
+      const undescribed = [
+        ...(element.attributes ?? []).map((item) => ['attribute', item] as const),
+        ...(element.members ?? []).map((item) => [item.kind, item] as const),
+        ...(element.events ?? []).map((item) => ['event', item] as const),
+        ...(element.slots ?? []).map((item) => ['slot', item] as const),
+        ...(element.cssParts ?? []).map((item) => ['part', item] as const),
+        ...(element.cssProperties ?? []).map((item) => ['CSS property', item] as const),
+      ]
+        .filter(([, item]) => !item.description?.trim())
+        .map(([kind, item]) => `${kind} ${item.name || '(default)'}`);
+      assert.deepEqual(undescribed, []);
+    });
+
+    it(`<${tag}>: its parts, slots and CSS properties are the ones the code has`, () => {
+      const element = elements.get(tag) as ElementDeclaration;
+      const { code, styles } = elementFiles(tag);
+      const partsIn = (text: string) =>
+        new Set([...text.matchAll(/\bpart="([^"$]+)"/g)].flatMap((m) => (m[1] ?? '').split(/\s+/)));
+      const documented = new Set((element.cssParts ?? []).map((part) => part.name));
+      // The element's own template, and the shared pieces every element renders (notices, states).
+      const own = partsIn(source(code));
+      const shared = partsIn(SHARED_TEMPLATES.map(source).join('\n'));
+      assert.deepEqual(
+        [...own].filter((part) => !documented.has(part)),
+        [],
+        'every part="…" in the template is documented',
+      );
+      assert.deepEqual(
+        [...documented].filter((part) => !own.has(part) && !shared.has(part)),
+        [],
+        'every documented part is in the template or the shared pieces',
+      );
+      const template = source(code);
+      const slots = new Set([...template.matchAll(/<slot name="([^"]+)"/g)].map((m) => m[1]));
+      const documentedSlots = (element.slots ?? []).map((slot) => slot.name).filter(Boolean);
+      assert.deepEqual(
+        [...slots].filter((slot) => !documentedSlots.includes(slot ?? '')),
+        [],
+        'every named slot in the template is documented',
+      );
+      // A slot may take its name from a value (`<slot name=${kind}>`): the name is still in the code.
+      assert.deepEqual(
+        documentedSlots.filter((slot) => !template.includes(`"${slot}"`) && !template.includes(`'${slot}'`)),
+        [],
+        'every documented slot is named in the code',
+      );
+      const css = source(styles);
+      for (const property of element.cssProperties ?? []) {
+        assert.ok(css.includes(`var(${property.name}`), `${property.name} is read by the styles`);
+      }
+    });
+  }
+
+  it('is what the README’s element reference says', () => {
+    const readme = source('README.md');
+    const current = currentReference(readme);
+    assert.ok(current !== undefined, 'the README has its element reference markers');
+    assert.ok(
+      current === renderReference(manifest),
+      'the README’s element reference differs from custom-elements.json: run npm run docs:reference',
+    );
+  });
+});
