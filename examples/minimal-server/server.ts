@@ -1,0 +1,109 @@
+/**
+ * A complete partner server: your portal's page with the elements, the browser files served
+ * compressed and cached, and the proxy, with the member taken from your portal's own sign-in
+ * cookie. Copy it, then replace the page and `memberFromCookie` with your portal's.
+ *
+ *   CONSULT_UPSTREAM_URL=… CONSULT_API_KEY=… CONSULT_SESSION_SECRET=… PORTAL_COOKIE_SECRET=… node server.js
+ */
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { compress } from 'hono/compress';
+import { parseSigned } from 'hono/utils/cookie';
+import { createProxy, type Member } from 'consult-elements/proxy';
+import { pooledFetch, socketAddress } from 'consult-elements/proxy/node';
+
+const env = (name: string, fallback?: string): string => {
+  const value = process.env[name] ?? fallback;
+  if (!value) throw new Error(`Set ${name}`);
+  return value;
+};
+
+/** Where npm installed the browser files. */
+const ASSETS = env('CONSULT_ASSETS_DIR', 'node_modules/consult-elements/dist/browser');
+
+/** No inline script or style, no eval; Trusted Types for Lit's and DOMPurify's policies only. */
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  'trusted-types lit-html dompurify',
+].join('; ');
+
+/** Your portal's sign-in: here, a signed cookie your login sets to the member's id. */
+async function memberFromCookie(request: Request): Promise<Member | null> {
+  const cookies = await parseSigned(
+    request.headers.get('cookie') ?? '',
+    env('PORTAL_COOKIE_SECRET'),
+    'portal_member',
+  );
+  const memberId = cookies.portal_member;
+  return typeof memberId === 'string' && memberId ? { uniqueId: memberId } : null;
+}
+
+const app = new Hono();
+
+app.route(
+  '/consult',
+  createProxy({
+    upstreamUrl: env('CONSULT_UPSTREAM_URL'),
+    apiKey: env('CONSULT_API_KEY'),
+    sessionSecret: env('CONSULT_SESSION_SECRET'), // 32+ random characters
+    ...(process.env.CONSULT_PUBLIC_URL ? { publicUrl: process.env.CONSULT_PUBLIC_URL } : {}),
+    clientAddress: socketAddress,
+    fetch: pooledFetch(),
+    authenticate: memberFromCookie,
+  }),
+);
+
+// The browser files: chunks have a hash in their name and never change; the loader may.
+app.use(
+  '/assets/*',
+  compress(),
+  serveStatic({
+    root: ASSETS,
+    rewriteRequestPath: (path) => path.replace(/^\/assets/, ''),
+    onFound: (path, c) => {
+      c.header('x-content-type-options', 'nosniff');
+      c.header(
+        'cache-control',
+        path.includes('/chunks/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      );
+    },
+  }),
+);
+
+// Your portal's page.
+app.get('/', (c) => {
+  c.header('content-security-policy', CSP);
+  return c.html(`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Ask a doctor</title>
+    <link rel="icon" href="data:," />
+    <script type="module" src="/assets/consult-elements.js"></script>
+  </head>
+  <body>
+    <main>
+      <h1>Ask a doctor</h1>
+      <consult-session endpoint="/consult">
+        <consult-form></consult-form>
+        <case-history></case-history>
+      </consult-session>
+    </main>
+  </body>
+</html>`);
+});
+
+serve(
+  { fetch: app.fetch, port: Number(process.env.PORT ?? 8080), hostname: process.env.HOST ?? '127.0.0.1' },
+  (info) => console.log(`Listening on http://${process.env.HOST ?? '127.0.0.1'}:${info.port}`),
+);

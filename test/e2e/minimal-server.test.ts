@@ -1,0 +1,149 @@
+/**
+ * The README's complete minimal server, run exactly as written (examples/minimal-server/server.ts,
+ * which the README shows verbatim), in front of the real sandbox, with the browser files built as
+ * `npm run build` builds them: a signed-in member opens the page in Chromium under its Content
+ * Security Policy, asks a question by typing and clicking, and sees it sent and listed; the
+ * browser files come compressed, hashed chunks cached for a year; no violation is reported.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { serializeSigned } from 'hono/utils/cookie';
+import { chromium, type Browser } from 'playwright-core';
+import { build } from 'vite';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+import { startSandboxServer, type SandboxServer } from '../../src/sandbox/node.js';
+import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const EXAMPLE = 'examples/minimal-server/server.ts';
+const COOKIE_SECRET = 'portal-cookie-secret-for-the-test';
+
+/** Starts the example as a partner would, with the environment it asks for; resolves its URL. */
+function startExample(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  // The package's own name resolves to its sources (the `consult-source` condition), not to dist/.
+  const child = spawn(process.execPath, ['--conditions=consult-source', '--import', 'tsx', EXAMPLE], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the example did not start: ${errors}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`the example exited (${code}): ${errors}`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const url = /Listening on (http:\/\/\S+)/.exec(line)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ url, child });
+    });
+  });
+}
+
+describe('the README’s minimal server', () => {
+  let sandbox: SandboxServer;
+  let assets: string;
+  let example: { url: string; child: ChildProcess };
+  let browser: Browser;
+
+  before(async () => {
+    sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
+    assets = mkdtempSync(join(tmpdir(), 'consult-assets-'));
+    await build({
+      configFile: 'vite.config.ts',
+      logLevel: 'silent',
+      build: { outDir: assets, sourcemap: false },
+    });
+    example = await startExample({
+      CONSULT_ASSETS_DIR: assets,
+      CONSULT_UPSTREAM_URL: sandbox.url,
+      CONSULT_API_KEY: DEFAULT_API_KEY,
+      CONSULT_SESSION_SECRET: 'minimal-server-session-secret-0123456789',
+      PORTAL_COOKIE_SECRET: COOKIE_SECRET,
+      PORT: '0',
+    });
+    browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    example?.child.kill();
+    await sandbox?.close();
+    if (assets) rmSync(assets, { recursive: true, force: true });
+  });
+
+  it('is in the README word for word', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const file = readFileSync(join(root, EXAMPLE), 'utf8');
+    assert.ok(readme.includes(`\`\`\`ts\n${file}\`\`\``), `README.md shows ${EXAMPLE} as it is`);
+  });
+
+  it('serves a signed-in member the page: a question typed, sent and listed, with no violation', async () => {
+    const context = await browser.newContext();
+    const signed = await serializeSigned('portal_member', 'alex', COOKIE_SECRET);
+    const [value = ''] = signed.split(';')[0]?.split('=').slice(1) ?? [];
+    await context.addCookies([{ name: 'portal_member', value, url: example.url }]);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    const assetsSeen: { url: string; encoding?: string; cache?: string }[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+      if (new URL(response.url()).pathname.startsWith('/assets/')) {
+        const headers = response.headers();
+        assetsSeen.push({
+          url: response.url(),
+          encoding: headers['content-encoding'],
+          cache: headers['cache-control'],
+        });
+      }
+    });
+    await page.addInitScript(
+      "document.addEventListener('securitypolicyviolation', (e) => console.error('violation ' + e.effectiveDirective));",
+    );
+    await page.goto(example.url);
+
+    const question = page.locator('consult-form textarea').first();
+    await question.click();
+    await question.pressSequentially('A rash on my arm for two weeks, should I worry?');
+    await page.locator('consult-form [part~="submit-button"]').click();
+    await page.locator('consult-form consult-thread').waitFor({ timeout: 15_000 });
+    await page
+      .locator('case-history [part~="item"]')
+      .filter({ hasText: 'A rash on my arm' })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    assert.deepEqual(problems, []);
+
+    const chunks = assetsSeen.filter((asset) => asset.url.includes('/assets/chunks/'));
+    assert.ok(chunks.length > 0, 'the elements loaded their chunks');
+    for (const asset of assetsSeen) {
+      assert.match(asset.encoding ?? '', /gzip|br|deflate/, `${asset.url} is compressed`);
+    }
+    for (const chunk of chunks) assert.match(chunk.cache ?? '', /max-age=31536000, immutable/, chunk.url);
+    await context.close();
+  });
+
+  it('refuses a member whose cookie was not signed by the portal', async () => {
+    const forged = await fetch(`${example.url}/consult/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: 'portal_member=alex' },
+      body: '{}',
+    });
+    assert.equal(forged.status, 401);
+    const none = await fetch(`${example.url}/consult/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(none.status, 401);
+  });
+});
