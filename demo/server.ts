@@ -1,13 +1,18 @@
 /**
- * The demo portal's server side: its pages and scripts (built on the fly), its own sign-in cookie,
- * and a strict Content Security Policy with Trusted Types, as a careful partner would serve them
- * (docs/security.md S13).
+ * The demo portal's server side: its page, the elements' browser files as `npm run build` makes
+ * them (built at start, served compressed, hashed chunks cached for a year), its own sign-in
+ * cookie, and a strict Content Security Policy with Trusted Types, as a careful partner would serve
+ * them (docs/security.md S13).
  */
 import { build } from 'esbuild';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { build as viteBuild, type Rolldown } from 'vite';
 import type { Member } from '../src/proxy/options.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -44,6 +49,48 @@ async function bundle(entry: string): Promise<string> {
   return output.text;
 }
 
+/** The elements' browser files, built by the project's Vite config into memory: name to text. */
+async function buildElements(): Promise<Map<string, string>> {
+  const result = await viteBuild({
+    configFile: here('../vite.config.ts'),
+    logLevel: 'silent',
+    build: { write: false, sourcemap: false },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
+  const files = new Map<string, string>();
+  for (const output of outputs) {
+    for (const file of output.output) {
+      if (file.type === 'chunk') files.set(file.fileName, file.code);
+    }
+  }
+  return files;
+}
+
+/** A file served as a partner's static host would: compressed both ways, with an ETag. */
+interface StaticFile {
+  type: string;
+  body: string;
+  gzip: Buffer;
+  brotli: Buffer;
+  etag: string;
+  cacheControl: string;
+}
+
+const TEXT_QUALITY = { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } };
+
+async function staticFile(body: string, type: string, cacheControl: string): Promise<StaticFile> {
+  const [gzipped, brotli] = await Promise.all([
+    promisify(gzip)(body, { level: 9 }),
+    promisify(brotliCompress)(body, TEXT_QUALITY),
+  ]);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return { type, body, gzip: gzipped, brotli, etag, cacheControl };
+}
+
+/** Hashed chunks never change; everything else is checked again (cheaply, by ETag) on each use. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
 /** The portal's session: a cookie naming the demo member (a real portal would check its own sign-in here). */
 export async function portalMember(request: Request): Promise<Member | undefined> {
   const cookie = request.headers.get('cookie') ?? '';
@@ -52,21 +99,43 @@ export async function portalMember(request: Request): Promise<Member | undefined
 }
 
 export async function mountDemo(app: Hono): Promise<void> {
-  // Built once at start: the elements' script-tag bundle and the portal's own script.
+  // Built once at start: the elements' browser files and the portal's own script.
   const [elements, portal, page, css] = await Promise.all([
-    bundle('../src/define.ts'),
+    buildElements(),
     bundle('./portal.ts'),
     readFile(here('./index.html'), 'utf8'),
     readFile(here('./portal.css'), 'utf8'),
   ]);
-  const secured = (c: Context, body: string, type: string) =>
-    c.body(body, 200, {
-      'content-type': type,
+  const files = new Map<string, StaticFile>();
+  const javascript = 'text/javascript; charset=utf-8';
+  for (const [name, code] of elements) {
+    files.set(
+      `/assets/${name}`,
+      await staticFile(code, javascript, name.startsWith('chunks/') ? IMMUTABLE : REVALIDATE),
+    );
+  }
+  files.set('/portal.js', await staticFile(portal, javascript, REVALIDATE));
+  files.set('/portal.css', await staticFile(css, 'text/css; charset=utf-8', REVALIDATE));
+  files.set('/', await staticFile(page, 'text/html; charset=utf-8', REVALIDATE));
+
+  const serve = (c: Context, file: StaticFile) => {
+    const headers: Record<string, string> = {
+      'content-type': file.type,
       'content-security-policy': STRICT_CSP,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    });
+      'cache-control': file.cacheControl,
+      etag: file.etag,
+      vary: 'accept-encoding',
+    };
+    if (c.req.header('if-none-match') === file.etag) return c.body(null, 304, headers);
+    const accepted = c.req.header('accept-encoding') ?? '';
+    if (/\bbr\b/.test(accepted))
+      return c.body(new Uint8Array(file.brotli), 200, { ...headers, 'content-encoding': 'br' });
+    if (/\bgzip\b/.test(accepted))
+      return c.body(new Uint8Array(file.gzip), 200, { ...headers, 'content-encoding': 'gzip' });
+    return c.body(file.body, 200, headers);
+  };
   const signIn = (c: Context, member: string) => {
     const options = { path: '/', sameSite: 'Lax' as const, secure: new URL(c.req.url).protocol === 'https:' };
     setCookie(c, 'portal_member', member, { ...options, httpOnly: true });
@@ -76,11 +145,12 @@ export async function mountDemo(app: Hono): Promise<void> {
   app.get('/', (c) => {
     // A first visit signs in as Alex, so the demo opens on a working portal.
     if (!getCookie(c, 'portal_member')) signIn(c, 'alex');
-    return secured(c, page, 'text/html; charset=utf-8');
+    return serve(c, files.get('/') as StaticFile);
   });
-  app.get('/consult-elements.js', (c) => secured(c, elements, 'text/javascript; charset=utf-8'));
-  app.get('/portal.js', (c) => secured(c, portal, 'text/javascript; charset=utf-8'));
-  app.get('/portal.css', (c) => secured(c, css, 'text/css; charset=utf-8'));
+  app.get('*', async (c, next) => {
+    const file = c.req.path === '/' ? undefined : files.get(c.req.path);
+    return file ? serve(c, file) : next();
+  });
   // Signing in or out changes who the portal thinks you are: only the portal's own pages may ask
   // (a form on another site must not switch the member).
   const sameOrigin = (c: Context) => {

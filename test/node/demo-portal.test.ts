@@ -54,3 +54,45 @@ describe('the demo portal’s sign-in forms', () => {
     assert.equal(response.status, 204);
   });
 });
+
+describe('the demo portal serves what partners serve', () => {
+  let demo: DemoStack;
+  before(async () => {
+    demo = await startDemoStack({ port: 0, sandbox: { port: 0 }, logger: () => undefined });
+  });
+  after(async () => demo?.close());
+
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${demo.url}${path}`, { headers: { 'accept-encoding': 'br, gzip', ...headers } });
+
+  it('the built browser files: compressed, hashed chunks cached for a year, the loader revalidated', async () => {
+    const page = await (await get('/', { 'accept-encoding': 'identity' })).text();
+    assert.match(page, /<meta\s+name="description"\s+content="[^"]{50,}"/, 'the page describes itself');
+    assert.match(page, /<script type="module" src="\/assets\/consult-elements.js">/);
+
+    const loader = await get('/assets/consult-elements.js');
+    assert.equal(loader.status, 200);
+    assert.equal(loader.headers.get('content-encoding'), 'br');
+    assert.equal(loader.headers.get('cache-control'), 'no-cache');
+    assert.equal(loader.headers.get('vary'), 'accept-encoding');
+    const code = await loader.text(); // fetch decodes it
+    const chunk = /chunks\/[\w.-]+\.js/.exec(code)?.[0];
+    assert.ok(chunk, 'the loader names its chunks');
+    assert.ok(code.length < 8000, 'the loader is the built, minified one');
+
+    const etag = loader.headers.get('etag') ?? '';
+    assert.ok(etag);
+    assert.equal((await get('/assets/consult-elements.js', { 'if-none-match': etag })).status, 304);
+
+    const gzipped = await get(`/assets/${chunk}`, { 'accept-encoding': 'gzip' });
+    assert.equal(gzipped.status, 200);
+    assert.equal(gzipped.headers.get('content-encoding'), 'gzip');
+    assert.equal(gzipped.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.match(gzipped.headers.get('content-security-policy') ?? '', /require-trusted-types-for 'script'/);
+    assert.equal(gzipped.headers.get('x-content-type-options'), 'nosniff');
+
+    const plain = await get(`/assets/${chunk}`, { 'accept-encoding': 'identity' });
+    assert.equal(plain.headers.get('content-encoding'), null);
+    assert.equal((await get('/assets/chunks/missing-0000.js')).status, 404);
+  });
+});
