@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
+import { buildClassic } from './build-classic.js';
 import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
 import { startSandboxServer, type SandboxServer } from '../src/sandbox/node.js';
 
@@ -25,6 +26,8 @@ export interface ScriptTagPortalOptions {
   member?: string;
   /** Headers sent with every page, for example a `content-security-policy`. */
   pageHeaders?: Record<string, string>;
+  /** Builds the classic scripts too (`consult-elements.classic.js` and its languages). */
+  classic?: boolean;
 }
 
 /**
@@ -34,16 +37,17 @@ export interface ScriptTagPortalOptions {
  */
 export async function startScriptTagPortal(
   pages: Record<string, string | (() => string)>,
-  { member = 'alex', pageHeaders = {} }: ScriptTagPortalOptions = {},
+  { member = 'alex', pageHeaders = {}, classic = false }: ScriptTagPortalOptions = {},
 ): Promise<ScriptTagPortal> {
   const outDir = mkdtempSync(join(tmpdir(), 'consult-portal-'));
   await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
+  if (classic) await buildClassic(outDir);
   const sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
   const serve = (app: Hono) => {
     // The built files, as any static host serves them.
     app.get('/assets/*', async (c) => {
       const file = c.req.path.slice('/assets/'.length);
-      if (!/^[\w-]+(\/[\w.-]+)*\.js$/.test(file)) return c.notFound();
+      if (!/^[\w.-]+(\/[\w.-]+)*\.js$/.test(file) || file.includes('..')) return c.notFound();
       const body = await readFile(join(outDir, file)).catch(() => undefined);
       return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
     });

@@ -8,6 +8,16 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
+import { STRICT_CSP } from '../../demo/server.js';
+
+/** A page that cannot load modules: the classic script, and German from its own classic file. */
+const CLASSIC_PAGE = (order: 'language first' | 'language last') => {
+  const elements = '<script src="/assets/consult-elements.classic.js" defer></script>';
+  const german = '<script src="/assets/consult-elements.classic.de.js" defer></script>';
+  return `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Portal</title><link rel="icon" href="data:,">
+${order === 'language first' ? german + elements : elements + german}</head>
+<body><consult-session endpoint="/consult" lang="de"><consult-form></consult-form></consult-session></body></html>`;
+};
 
 const PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Portal</title>
 <script type="module" src="/assets/consult-elements.js"></script></head>
@@ -18,7 +28,14 @@ describe('the script-tag entry in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    portal = await startScriptTagPortal({ '/portal': PAGE });
+    portal = await startScriptTagPortal(
+      {
+        '/portal': PAGE,
+        '/classic': CLASSIC_PAGE('language last'),
+        '/classic-language-first': CLASSIC_PAGE('language first'),
+      },
+      { classic: true, pageHeaders: { 'content-security-policy': STRICT_CSP } },
+    );
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
 
@@ -72,4 +89,33 @@ describe('the script-tag entry in Chromium', () => {
     }
     await page.close();
   });
+
+  for (const path of ['/classic', '/classic-language-first']) {
+    it(`the classic script works where modules cannot load (${path}): German, a question sent`, async () => {
+      const page = await browser.newPage();
+      const scripts: string[] = [];
+      const problems: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      await page.goto(`${portal.url}${path}`);
+      const submit = page.locator('consult-form [part~="submit-button"]');
+      await submit.filter({ hasText: 'An eine Ärztin oder einen Arzt senden' }).waitFor({ timeout: 15_000 });
+      const question = page.locator('consult-form textarea').first();
+      await question.click();
+      await question.pressSequentially('Seit zwei Wochen habe ich Kopfschmerzen.');
+      await submit.click();
+      await page.locator('consult-form consult-thread').waitFor({ timeout: 15_000 });
+      assert.deepEqual(problems, []);
+      assert.deepEqual(scripts.sort(), [
+        '/assets/consult-elements.classic.de.js',
+        '/assets/consult-elements.classic.js',
+      ]);
+      await page.close();
+    });
+  }
 });

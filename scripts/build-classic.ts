@@ -1,0 +1,89 @@
+/**
+ * The classic-script build, after `vite build`: `dist/browser/consult-elements.classic.js` (every
+ * element and the English strings, one file that needs no `import()`), and one
+ * `consult-elements.classic.<code>.js` per other language, each a classic script that registers its
+ * strings. Part of `npm run build`; test/node/bundle-budget.test.ts holds their weight.
+ */
+import { build, type Plugin } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { LANGUAGES } from '../src/elements/shared/localize.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const OTHER_LANGUAGES = LANGUAGES.filter((code) => code !== 'en');
+const DEFAULT_OUT_DIR = 'dist/browser';
+
+/** In the classic file, a language other than English is whatever its own classic script registers. */
+const languagesFromTheirOwnFiles: Plugin = {
+  name: 'consult-classic-languages',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    const code = /translations\/([a-z]{2})\.js$/.exec(source)?.[1];
+    if (code && code !== 'en' && importer?.endsWith('shared/localize.ts'))
+      return `\0classic-language:${code}`;
+    return undefined;
+  },
+  load(id) {
+    const code = /^\0classic-language:([a-z]{2})$/.exec(id)?.[1];
+    return code ? `export default { $code: ${JSON.stringify(code)} };` : undefined;
+  },
+};
+
+/** The entry of one language's classic script. */
+const languageEntry = (code: string): Plugin => ({
+  name: 'consult-classic-language-entry',
+  // Vite makes a library entry a path under the root.
+  resolveId: (source) =>
+    source.endsWith('virtual:classic-language') ? '\0virtual:classic-language' : undefined,
+  load: (id) =>
+    id === '\0virtual:classic-language'
+      ? `import translation from ${JSON.stringify(`${root}src/elements/translations/${code}.ts`)};
+const page = globalThis;
+if (page.ConsultElements) page.ConsultElements.registerTranslation(translation);
+else (page.ConsultElementsLanguages ??= []).push(translation);`
+      : undefined,
+});
+
+async function classic(
+  outDir: string,
+  entry: string,
+  fileName: string,
+  plugins: Plugin[],
+  name?: string,
+): Promise<void> {
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins,
+    build: {
+      outDir,
+      emptyOutDir: false,
+      sourcemap: outDir === DEFAULT_OUT_DIR,
+      target: 'es2022',
+      lib: { entry, formats: ['iife'], name: name ?? 'ConsultElementsLanguage', fileName: () => fileName },
+      rolldownOptions: { output: { minify: true } },
+    },
+  });
+}
+
+/** Writes the classic scripts into `outDir` (default `dist/browser`, beside the module build). */
+export async function buildClassic(outDir = DEFAULT_OUT_DIR): Promise<void> {
+  await classic(
+    outDir,
+    'src/classic/classic.ts',
+    'consult-elements.classic.js',
+    [languagesFromTheirOwnFiles],
+    'ConsultElements',
+  );
+  for (const code of OTHER_LANGUAGES) {
+    await classic(outDir, 'virtual:classic-language', `consult-elements.classic.${code}.js`, [
+      languageEntry(code),
+    ]);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildClassic();
+  console.log(`classic scripts: consult-elements.classic.js and ${OTHER_LANGUAGES.length} languages`);
+}

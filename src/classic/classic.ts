@@ -1,0 +1,50 @@
+/**
+ * The classic-script build, `dist/browser/consult-elements.classic.js`: every element and the
+ * English strings in one file, for pages that cannot load modules. No `import()` is needed: the
+ * markdown renderer is in the file. It registers each element under its own name (never throwing
+ * when a name is taken) and puts the classes and `registerTranslation` on `window.ConsultElements`.
+ *
+ *   <script src="/assets/consult-elements.classic.js" defer></script>
+ *   <script src="/assets/consult-elements.classic.de.js" defer></script>  (one per other language)
+ */
+import { CaseHistory } from '../elements/case-history/case-history.js';
+import { ConsultAccess } from '../elements/consult-access/consult-access.js';
+import { ConsultForm } from '../elements/consult-form/consult-form.js';
+import { ConsultSession } from '../elements/consult-session/consult-session.js';
+import { ConsultThread } from '../elements/consult-thread/consult-thread.js';
+import { NavigatorChat } from '../elements/navigator-chat/navigator-chat.js';
+import { PrescriptionRequest } from '../elements/prescription-request/prescription-request.js';
+import { registerTranslation, type TranslationOverride } from '../elements/shared/localize.js';
+
+export { LANGUAGES, registerTranslation } from '../elements/shared/localize.js';
+export { VERSION } from '../version.js';
+export {
+  CaseHistory,
+  ConsultAccess,
+  ConsultForm,
+  ConsultSession,
+  ConsultThread,
+  NavigatorChat,
+  PrescriptionRequest,
+};
+
+const ELEMENTS = {
+  'consult-session': ConsultSession,
+  'consult-form': ConsultForm,
+  'case-history': CaseHistory,
+  'consult-thread': ConsultThread,
+  'navigator-chat': NavigatorChat,
+  'consult-access': ConsultAccess,
+  'prescription-request': PrescriptionRequest,
+};
+for (const [name, element] of Object.entries(ELEMENTS)) element.define(name);
+
+// A language file that ran before this one left its strings here.
+declare global {
+  interface Window {
+    ConsultElementsLanguages?: TranslationOverride[];
+  }
+}
+for (const translation of globalThis.window?.ConsultElementsLanguages?.splice(0) ?? []) {
+  registerTranslation(translation);
+}
