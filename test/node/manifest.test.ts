@@ -45,7 +45,7 @@ describe('custom-elements.json', () => {
     rmSync(new URL(outdir, root), { recursive: true, force: true });
     assert.ok(
       fresh === source('custom-elements.json'),
-      'custom-elements.json is out of date: run npm run docs:reference',
+      'custom-elements.json is out of date: run npm run generate',
     );
   });
 
@@ -120,7 +120,7 @@ describe('custom-elements.json', () => {
     assert.ok(current !== undefined, 'the README has its element reference markers');
     assert.ok(
       current === renderReference(manifest),
-      'the README’s element reference differs from custom-elements.json: run npm run docs:reference',
+      'the README’s element reference differs from custom-elements.json: run npm run generate',
     );
   });
 });

@@ -94,6 +94,7 @@ declare global {
     'consult-followup': ConsultFollowupEvent;
     'navigator-message': NavigatorMessageEvent;
     'navigator-handoff': NavigatorHandoffEvent;
+    'prescription-submitted': PrescriptionSubmittedEvent;
     'session-expired': SessionExpiredEvent;
     'consult-error': ConsultErrorEvent;
   }

@@ -1,0 +1,79 @@
+/**
+ * Writes `src/react/index.ts` (`consult-elements/react`) from custom-elements.json: one React
+ * component per element, made with @lit/react, each event an `onConsultSubmitted`-style prop typed
+ * with its event class. `npm run generate` runs it; test/node/react.test.ts fails when the file
+ * and the manifest disagree.
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
+import { ELEMENT_ORDER, elementsOf, readManifest, type Manifest } from './element-reference.js';
+
+export const WRAPPERS_PATH = new URL('../src/react/index.ts', import.meta.url);
+
+/** `consult-submitted` → `onConsultSubmitted`. */
+export const eventProp = (event: string) =>
+  `on${event.replace(/(^|-)([a-z])/g, (_, __: string, letter: string) => letter.toUpperCase())}`;
+
+/** `consult-form` → `ConsultForm`. */
+const className = (tag: string) =>
+  tag.replace(/(^|-)([a-z])/g, (_, __: string, letter: string) => letter.toUpperCase());
+
+/** The module path of an element's class, from its tag (the folders follow the tags). */
+const modulePath = (tag: string) => `../elements/${tag}/${tag}.js`;
+
+/** The wrappers as the repository keeps them: formatted by its Prettier settings. */
+export async function formattedWrappers(manifest: Manifest): Promise<string> {
+  const path = fileURLToPath(WRAPPERS_PATH);
+  return format(renderWrappers(manifest), { ...(await resolveConfig(path)), filepath: path });
+}
+
+export function renderWrappers(manifest: Manifest): string {
+  const elements = elementsOf(manifest);
+  const imports: string[] = [];
+  const components: string[] = [];
+  for (const tag of ELEMENT_ORDER) {
+    const element = elements.get(tag);
+    if (!element) throw new Error(`custom-elements.json has no <${tag}>`);
+    const name = className(tag);
+    imports.push(`import { ${name} as ${name}Element } from '${modulePath(tag)}';`);
+    const events = (element.events ?? []).map(
+      (event) =>
+        `    ${eventProp(event.name)}: '${event.name}' as EventName<GlobalEventHandlersEventMap['${event.name}']>,`,
+    );
+    const summary = (element.summary ?? '').replace(/\s*\n\s*/g, ' ');
+    components.push(`/** \`<${tag}>\`: ${summary} */
+export const ${name} = createComponent({
+  react: React,
+  tagName: '${tag}',
+  elementClass: ${name}Element,
+  events: {
+${events.join('\n')}
+  },
+});`);
+  }
+  return `// Generated from custom-elements.json by \`npm run generate\` (scripts/react-wrappers.ts): do not edit.
+/**
+ * React components for the elements (\`consult-elements/react\`), made with @lit/react: attributes
+ * and properties are props, and each event is an \`on…\` prop (\`onConsultSubmitted\` for
+ * \`consult-submitted\`) that receives the typed event. Importing this module registers every
+ * element under its own name.
+ */
+import { createComponent, type EventName } from '@lit/react';
+import * as React from 'react';
+${imports.join('\n')}
+
+${components.join('\n\n')}
+
+for (const [tag, element] of [
+${ELEMENT_ORDER.map((tag) => `  ['${tag}', ${className(tag)}Element],`).join('\n')}
+] as const) {
+  element.define(tag);
+}
+`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(WRAPPERS_PATH, await formattedWrappers(readManifest()));
+  console.log('src/react/index.ts: React components written from custom-elements.json');
+}
