@@ -6,10 +6,12 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { render, type TemplateResult } from 'lit';
 import * as caseHistory from '../../stories/case-history.stories.js';
+import * as consultAccess from '../../stories/consult-access.stories.js';
 import * as consultForm from '../../stories/consult-form.stories.js';
 import * as consultSession from '../../stories/consult-session.stories.js';
 import * as consultThread from '../../stories/consult-thread.stories.js';
 import * as navigatorChat from '../../stories/navigator-chat.stories.js';
+import * as prescriptionRequest from '../../stories/prescription-request.stories.js';
 import * as sandbox from '../../stories/sandbox.stories.js';
 import * as states from '../../stories/states.stories.js';
 
@@ -35,6 +37,8 @@ const MODULES: StoriesModule[] = [
   caseHistory,
   consultThread,
   navigatorChat,
+  consultAccess,
+  prescriptionRequest,
   states,
   sandbox,
 ] as unknown as StoriesModule[];
@@ -85,6 +89,11 @@ const SHOWS: Record<string, (canvas: HTMLElement) => boolean> = {
     const submit = form?.shadowRoot?.querySelector('[part~=submit-button]');
     return Boolean(submit && getComputedStyle(submit).backgroundColor === 'rgb(91, 33, 182)');
   },
+  'Elements/prescription-request: Default': (canvas) =>
+    /Which medicine do you need\?/.test(deepText(canvas)) &&
+    deepQuery(canvas, 'input[type=checkbox]').length === 2,
+  'Elements/consult-access: ActivePlan': (canvas) => /included in your plan/.test(deepText(canvas)),
+  'Elements/consult-access: NoActivePlan': (canvas) => /Plus plan/.test(deepText(canvas)),
   SignedOutWithYourSignIn: (canvas) =>
     /You have signed out/.test(deepText(canvas)) && /Sign in to Northwind Health/.test(deepText(canvas)),
 };
@@ -131,7 +140,8 @@ describe('every story', () => {
           await story.play?.(context);
           await settled(canvas);
           expect(deepText(canvas), 'the story shows text').to.not.equal('');
-          const shows = SHOWS[name];
+          const shows =
+            SHOWS[`${meta.title}: ${name}`] ?? (meta.title === 'States' ? SHOWS[name] : undefined);
           if (meta.title === 'States') expect(shows, `what ${name} shows is checked`).to.be.a('function');
           // An unreachable service is waited out for a few seconds before the member is told.
           if (shows) await waitUntil(() => shows(canvas), `${name} shows its state`, { timeout: 10_000 });
