@@ -5,7 +5,9 @@
  * - case history of 1,000 consultations vs 10 (how reads scale with history size);
  * - the proxy's cost: reads through it against the sandbox alone, memory and Redis stores;
  * - live events at scale: one event to 500 open streams, and memory after 2,000 come and go;
- * - time to typeable: <consult-form> against a plain <textarea> page, in Chromium.
+ * - time to typeable: <consult-form> against deep-chat and a plain <textarea> page, in Chromium
+ *   with 4x CPU throttling, and the bytes each page loads;
+ * - Lighthouse on the demo portal (the scores, largest paint and layout shift).
  * Sizes are deterministic, so they are tests (test/node/bundle-budget.test.ts), not benchmarks.
  */
 import { ConsultClient } from '../src/client/index.js';
@@ -14,6 +16,7 @@ import { startSandboxServer } from '../src/sandbox/node.js';
 import { proxyCost } from './proxy.js';
 import { streamsAtScale } from './streams.js';
 import { timeToTypeable } from './time-to-typeable.js';
+import { printLighthouse, runLighthouse } from '../scripts/lighthouse.js';
 
 async function measure(label: string, run: () => Promise<unknown>, iterations: number): Promise<number> {
   for (let i = 0; i < Math.min(50, iterations); i++) await run(); // warm-up
@@ -82,3 +85,5 @@ console.log('Live events at scale');
 await streamsAtScale();
 
 await timeToTypeable();
+console.log('');
+printLighthouse(await runLighthouse(3));
