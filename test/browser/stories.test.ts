@@ -124,7 +124,7 @@ describe('every story', () => {
       const story = value as StoryLike;
       it(`${meta.title}: ${name} renders and passes axe`, async function () {
         // A network error is told only after the client has waited out a few seconds of retries.
-        this.timeout(20_000);
+        this.timeout(40_000);
         const canvas = document.createElement('div');
         document.body.append(canvas);
         const errors: string[] = [];
@@ -144,7 +144,7 @@ describe('every story', () => {
             SHOWS[`${meta.title}: ${name}`] ?? (meta.title === 'States' ? SHOWS[name] : undefined);
           if (meta.title === 'States') expect(shows, `what ${name} shows is checked`).to.be.a('function');
           // An unreachable service is waited out for a few seconds before the member is told.
-          if (shows) await waitUntil(() => shows(canvas), `${name} shows its state`, { timeout: 10_000 });
+          if (shows) await waitUntil(() => shows(canvas), `${name} shows its state`, { timeout: 25_000 });
           await expect(canvas).to.be.accessible();
           expect(errors).to.deep.equal([]);
         } finally {
