@@ -51,6 +51,20 @@ export const ELEMENTS: Readonly<Record<string, Loader>> = {
 
 const started = new Map<string, Promise<CustomElementConstructor>>();
 
+/** Elements whose code another element's needs before it can render (its `static dependencies`). */
+const SHOWN_INSIDE: Readonly<Record<string, readonly string[]>> = {
+  'consult-form': ['consult-thread'],
+  'case-history': ['consult-thread'],
+};
+
+/**
+ * The code every element shares (Lit, the base class, the session, the client), asked for at the
+ * same time as the first element's own: otherwise it is found only once that element's code has
+ * arrived and been read, a whole round trip later. Any module of that chunk fetches all of it.
+ */
+let shared: Promise<unknown> | undefined;
+const loadShared = () => (shared ??= import('./elements/shared/styles.js').catch(() => (shared = undefined)));
+
 /** Loads and registers the element behind `tag` (once); resolves when it is defined. */
 export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
   const name = tag.toLowerCase();
@@ -58,6 +72,9 @@ export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
   if (!promise) {
     const load = ELEMENTS[name];
     if (!load) return Promise.reject(new Error(`consult-elements: no element is called <${name}>`));
+    // The shared code and the elements this one shows are fetched beside its own, not after it.
+    void loadShared();
+    for (const inner of SHOWN_INSIDE[name] ?? []) void ELEMENTS[inner]?.().catch(() => undefined);
     promise = load().then((element) => element.define(name));
     // A chunk that failed to load (offline, a deploy in between) is tried again when the tag appears next.
     promise.catch((error: unknown) => {
