@@ -16,7 +16,7 @@ import { startSandboxServer } from '../src/sandbox/node.js';
 import { proxyCost } from './proxy.js';
 import { streamsAtScale } from './streams.js';
 import { timeToTypeable } from './time-to-typeable.js';
-import { printLighthouse, runLighthouse } from '../scripts/lighthouse.js';
+import { printLighthouse, runLighthouse } from './lighthouse.js';
 
 async function measure(label: string, run: () => Promise<unknown>, iterations: number): Promise<number> {
   for (let i = 0; i < Math.min(50, iterations); i++) await run(); // warm-up

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
 import { startScriptTagPortal } from '../scripts/script-tag-portal.js';
+import { median } from './stats.js';
 
 const RUNS = 12;
 const CPU_SLOWDOWN = 4;
@@ -39,8 +40,6 @@ const typeableAt = () => {
   const open = box instanceof HTMLTextAreaElement ? !box.disabled && !box.readOnly : Boolean(box);
   return box && open && box.getBoundingClientRect().height > 0 ? performance.now() : 0;
 };
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** The gzip -9 size of every response the page receives, until it is typeable. */
 function countBytes(tab: Page): () => Promise<number> {

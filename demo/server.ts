@@ -33,9 +33,10 @@ export const STRICT_CSP = [
   'trusted-types lit-html dompurify',
 ].join('; ');
 
-async function bundle(entry: string): Promise<string> {
+/** A page's own script, bundled for browsers as a partner's bundler would (production builds of its libraries). */
+export async function bundleForBrowser(entryPath: string): Promise<string> {
   const result = await build({
-    entryPoints: [here(entry)],
+    entryPoints: [entryPath],
     bundle: true,
     format: 'esm',
     target: 'es2022',
@@ -43,9 +44,10 @@ async function bundle(entry: string): Promise<string> {
     write: false,
     logLevel: 'silent',
     conditions: ['browser', 'production'],
+    define: { 'process.env.NODE_ENV': '"production"' },
   });
   const [output] = result.outputFiles;
-  if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
+  if (!output) throw new Error(`esbuild produced nothing for ${entryPath}`);
   return output.text;
 }
 
@@ -102,7 +104,7 @@ export async function mountDemo(app: Hono): Promise<void> {
   // Built once at start: the elements' browser files and the portal's own script.
   const [elements, portal, page, css] = await Promise.all([
     buildElements(),
-    bundle('./portal.ts'),
+    bundleForBrowser(here('./portal.ts')),
     readFile(here('./index.html'), 'utf8'),
     readFile(here('./portal.css'), 'utf8'),
   ]);

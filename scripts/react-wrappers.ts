@@ -11,13 +11,12 @@ import { ELEMENT_ORDER, elementsOf, readManifest, type Manifest } from './elemen
 
 export const WRAPPERS_PATH = new URL('../src/react/index.ts', import.meta.url);
 
-/** `consult-submitted` → `onConsultSubmitted`. */
-export const eventProp = (event: string) =>
-  `on${event.replace(/(^|-)([a-z])/g, (_, __: string, letter: string) => letter.toUpperCase())}`;
-
-/** `consult-form` → `ConsultForm`. */
-const className = (tag: string) =>
+/** `consult-form` → `ConsultForm`: an element's component and class name. */
+export const componentName = (tag: string) =>
   tag.replace(/(^|-)([a-z])/g, (_, __: string, letter: string) => letter.toUpperCase());
+
+/** `consult-submitted` → `onConsultSubmitted`. */
+export const eventProp = (event: string) => `on${componentName(event)}`;
 
 /** The module path of an element's class, from its tag (the folders follow the tags). */
 const modulePath = (tag: string) => `../elements/${tag}/${tag}.js`;
@@ -35,7 +34,7 @@ export function renderWrappers(manifest: Manifest): string {
   for (const tag of ELEMENT_ORDER) {
     const element = elements.get(tag);
     if (!element) throw new Error(`custom-elements.json has no <${tag}>`);
-    const name = className(tag);
+    const name = componentName(tag);
     imports.push(`import { ${name} as ${name}Element } from '${modulePath(tag)}';`);
     const events = (element.events ?? []).map(
       (event) =>
@@ -66,7 +65,7 @@ ${imports.join('\n')}
 ${components.join('\n\n')}
 
 for (const [tag, element] of [
-${ELEMENT_ORDER.map((tag) => `  ['${tag}', ${className(tag)}Element],`).join('\n')}
+${ELEMENT_ORDER.map((tag) => `  ['${tag}', ${componentName(tag)}Element],`).join('\n')}
 ] as const) {
   element.define(tag);
 }

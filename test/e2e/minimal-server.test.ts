@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { serializeSigned } from 'hono/utils/cookie';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
+import { STRICT_CSP } from '../../demo/server.js';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
 import { startSandboxServer, type SandboxServer } from '../../src/sandbox/node.js';
 import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
@@ -109,7 +110,8 @@ describe('the README’s minimal server', () => {
     await page.addInitScript(
       "document.addEventListener('securitypolicyviolation', (e) => console.error('violation ' + e.effectiveDirective));",
     );
-    await page.goto(example.url);
+    const response = await page.goto(example.url);
+    assert.equal(response?.headers()['content-security-policy'], STRICT_CSP, 'the demo portal’s policy');
 
     const question = page.locator('consult-form textarea').first();
     await question.click();

@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
-import { STRICT_CSP } from '../../demo/server.js';
+import { bundleForBrowser, STRICT_CSP } from '../../demo/server.js';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
 
@@ -21,18 +20,7 @@ describe('the React components in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    const bundled = await build({
-      entryPoints: [fileURLToPath(new URL('./fixtures/react-app.ts', import.meta.url))],
-      bundle: true,
-      format: 'esm',
-      target: 'es2022',
-      minify: true,
-      write: false,
-      logLevel: 'silent',
-      conditions: ['browser', 'production'],
-      define: { 'process.env.NODE_ENV': '"production"' },
-    });
-    const app = bundled.outputFiles[0]?.text ?? '';
+    const app = await bundleForBrowser(fileURLToPath(new URL('./fixtures/react-app.ts', import.meta.url)));
     portal = await startScriptTagPortal(
       { '/react': PAGE, '/react-app.js': app },
       { pageHeaders: { 'content-security-policy': STRICT_CSP } },

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ELEMENT_ORDER, elementsOf, readManifest } from '../../scripts/element-reference.js';
-import { eventProp, formattedWrappers, WRAPPERS_PATH } from '../../scripts/react-wrappers.js';
+import { componentName, eventProp, formattedWrappers, WRAPPERS_PATH } from '../../scripts/react-wrappers.js';
 import * as wrappers from '../../src/react/index.js';
 
 const manifest = readManifest();
@@ -27,7 +27,7 @@ describe('the React components', () => {
     const elements = elementsOf(manifest);
     const source = readFileSync(WRAPPERS_PATH, 'utf8');
     for (const tag of ELEMENT_ORDER) {
-      const name = tag.replace(/(^|-)([a-z])/g, (_, __: string, letter: string) => letter.toUpperCase());
+      const name = componentName(tag);
       assert.ok(name in wrappers, `${name} is exported`);
       for (const event of elements.get(tag)?.events ?? []) {
         assert.ok(source.includes(`${eventProp(event.name)}: '${event.name}'`), `${tag}: ${event.name}`);

@@ -4,10 +4,12 @@
  * simulated slow network and 4x CPU. Prints the four scores, the page's largest paint and layout
  * shift, and the findings that cost points. A benchmark: it reports, it does not fail.
  */
+import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { startDemoStack } from '../demo/stack.js';
-import { CHROMIUM_ARGS, findChromium } from './find-chromium.mjs';
+import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
+import { median } from './stats.js';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const DEBUGGING_PORT = 9333;
@@ -61,8 +63,6 @@ export async function runLighthouse(runs = 1): Promise<LighthouseScores[]> {
 }
 
 export function printLighthouse(results: LighthouseScores[]): void {
-  const median = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
   console.log(
     `Lighthouse on the demo portal (mobile, simulated slow 4G and 4x CPU; median of ${results.length})`,
   );
@@ -75,6 +75,6 @@ export function printLighthouse(results: LighthouseScores[]): void {
   if (findings.size) console.log(`  findings: ${[...findings].join('; ')}`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   printLighthouse(await runLighthouse(Number(process.argv[2] ?? 3)));
 }
