@@ -16,8 +16,17 @@ export interface RedisStoreOptions {
   prefix?: string;
 }
 
+/** INCR, and PEXPIRE on the first increment, as one command (sent as EVALSHA once Redis knows it). */
+const INCREMENT_WITH_EXPIRY = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count`;
+
+/** The client with the store's own command. */
+type StoreClient = Redis & { incrementWithExpiry(key: string, ttlMs: number): Promise<number> };
+
 export class RedisProxyStore implements ProxyStore {
-  readonly #client: Redis;
+  readonly #client: StoreClient;
   /** A connection in subscriber mode can do nothing else: pub/sub gets its own. */
   readonly #subscriber: Redis;
   readonly #prefix: string;
@@ -30,7 +39,9 @@ export class RedisProxyStore implements ProxyStore {
   constructor(options: RedisStoreOptions = {}) {
     const url = options.url ?? 'redis://127.0.0.1:6379';
     // A command waits for a reconnect a short while, then fails: the proxy answers 503, not never.
-    this.#client = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    // Commands issued together (a read's token and rate-limit checks) go out in one write.
+    this.#client = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) as StoreClient;
+    this.#client.defineCommand('incrementWithExpiry', { numberOfKeys: 1, lua: INCREMENT_WITH_EXPIRY });
     this.#subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
     this.#prefix = options.prefix ?? 'consult:';
     this.#subscriber.on('message', (channel: string, message: string) => {
@@ -75,15 +86,8 @@ export class RedisProxyStore implements ProxyStore {
   }
 
   async increment(key: string, ttlMs: number): Promise<number> {
-    // One round trip, atomic: the count, and an expiry set only by the first increment.
-    const results = await this.#client
-      .multi()
-      .incr(this.#key(key))
-      .pexpire(this.#key(key), ttl(ttlMs), 'NX')
-      .exec();
-    const [error, count] = results?.[0] ?? [new Error('no reply'), undefined];
-    if (error) throw error;
-    return Number(count);
+    // One command, atomic: the count, and an expiry set only by the first increment.
+    return Number(await this.#client.incrementWithExpiry(this.#key(key), ttl(ttlMs)));
   }
 
   async publish(channel: string, message: string): Promise<void> {

@@ -37,9 +37,9 @@ export async function endMemberSessions(core: ProxyCore, userId: string): Promis
 
 /** Whether the session this identity belongs to has been ended. */
 export async function isEnded(core: ProxyCore, identity: WidgetIdentity): Promise<boolean> {
-  const [revoked, ended] = await Promise.all([
-    core.store.get(revokedKey(identity.tokenId)),
-    core.store.get(endedKey(identity.userId)),
+  const [revoked, ended] = await core.store.getMany([
+    revokedKey(identity.tokenId),
+    endedKey(identity.userId),
   ]);
   return revoked !== undefined || (ended !== undefined && identity.issuedAt <= Number(ended));
 }
