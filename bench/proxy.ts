@@ -3,10 +3,12 @@
  * against the same read straight from the sandbox, with the memory store and with Redis, and
  * against a bare forwarder (the least a proxy on Hono and Node costs), as throughput, latency
  * percentiles and CPU per read. Each server runs in a process of its own (as a partner runs them),
- * so each one's CPU per read is its own. Ratios within one run, never pass/fail.
+ * so each one's CPU per read is its own. The servers run compiled by tsc, as partners run the
+ * package, not transpiled as they load. Ratios within one run, never pass/fail.
  */
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startRedis } from '../scripts/redis-server.js';
 import type { ServerMessage } from './servers/server.js';
@@ -15,6 +17,17 @@ import type { ServerMessage } from './servers/server.js';
 const READS = 20_000;
 const WARM_UP_READS = 2_000;
 const CONNECTIONS = 10;
+
+/** Where the servers are compiled to: inside node_modules, so that their imports resolve. */
+const COMPILED = fileURLToPath(new URL('../node_modules/.cache/consult-bench/', import.meta.url));
+
+/** Compiles the benchmark's servers and what they import from src, with tsc. */
+function compileServers(): string {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const project = fileURLToPath(new URL('./servers/tsconfig.json', import.meta.url));
+  execFileSync(process.execPath, [tsc, '-p', project, '--outDir', COMPILED], { stdio: 'inherit' });
+  return `${COMPILED}bench/servers/server.js`;
+}
 
 /** A benchmark server in its own process. */
 interface Server {
@@ -25,13 +38,11 @@ interface Server {
 }
 
 async function startServer(
+  script: string,
   kind: 'sandbox' | 'proxy' | 'forwarder',
   env: Record<string, string> = {},
 ): Promise<Server> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./servers/server.ts', import.meta.url)), [kind], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
-  });
+  const child: ChildProcess = fork(script, [kind], { execArgv: [], env: { ...process.env, ...env } });
   /** The next message `pick` finds something in. */
   const reply = <T>(pick: (message: ServerMessage) => T | undefined) =>
     new Promise<T>((resolve, reject) => {
@@ -80,7 +91,8 @@ async function load(label: string, url: string, token: string, servers: Server[]
 }
 
 export async function proxyCost(): Promise<void> {
-  const sandbox = await startServer('sandbox');
+  const script = compileServers();
+  const sandbox = await startServer(script, 'sandbox');
   const { accessToken } = (await (
     await fetch(`${sandbox.url}/partner/authorization/token`, {
       method: 'POST',
@@ -91,7 +103,7 @@ export async function proxyCost(): Promise<void> {
   const read = '/consultation/cns_demo_alex_rash';
   const direct = await load('sandbox alone (sandbox)', `${sandbox.url}${read}`, accessToken, [sandbox]);
 
-  const forwarder = await startServer('forwarder', { UPSTREAM_URL: sandbox.url });
+  const forwarder = await startServer(script, 'forwarder', { UPSTREAM_URL: sandbox.url });
   const floor = await load('bare forwarder (forwarder + sandbox)', `${forwarder.url}${read}`, '', [
     forwarder,
     sandbox,
@@ -99,7 +111,7 @@ export async function proxyCost(): Promise<void> {
   forwarder.stop();
 
   const through = async (label: string, env: Record<string, string> = {}) => {
-    const proxy = await startServer('proxy', { UPSTREAM_URL: sandbox.url, ...env });
+    const proxy = await startServer(script, 'proxy', { UPSTREAM_URL: sandbox.url, ...env });
     const { token } = (await (
       await fetch(`${proxy.url}/session`, {
         method: 'POST',
