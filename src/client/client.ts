@@ -135,8 +135,22 @@ export interface FetchResponse {
   text(): Promise<string>;
 }
 
-/** `fetch` as the client calls it; `globalThis.fetch` fits. */
-export type FetchLike = (input: string, init: RequestInit) => Promise<FetchResponse>;
+/** What the client passes to its fetch: `RequestInit`, and the attempt's time limit. */
+export interface FetchInit extends RequestInit {
+  /** For a fetch that `enforcesLimits`: the whole answer must have come within this, or it rejects. 0 for none. */
+  timeoutMs?: number;
+}
+
+/**
+ * `fetch` as the client calls it; `globalThis.fetch` fits. A fetch marked `enforcesLimits` keeps
+ * an attempt's limits itself: it rejects with the signal's reason as soon as `init.signal` aborts,
+ * and with a `TimeoutError` once `init.timeoutMs` has passed without the whole answer, the body
+ * included. The client then leaves both to it instead of watching them with a controller and a
+ * timer of its own.
+ */
+export type FetchLike = ((input: string, init: FetchInit) => Promise<FetchResponse>) & {
+  enforcesLimits?: boolean;
+};
 
 /** The last argument of every method. */
 export interface RequestOptions {
@@ -196,6 +210,7 @@ interface RequestInput {
 export class ConsultClient {
   readonly #baseUrl: string;
   readonly #fetch: FetchLike;
+  readonly #fetchEnforcesLimits: boolean;
   readonly #timeoutMs: number;
   readonly #retry: Required<RetryOptions>;
   readonly #random: () => number;
@@ -211,6 +226,7 @@ export class ConsultClient {
     this.#fetch = customFetch
       ? (input, init) => customFetch(input, init)
       : (input, init) => fetch(input, init);
+    this.#fetchEnforcesLimits = customFetch?.enforcesLimits === true;
     this.#timeoutMs = options.timeoutMs ?? 15000;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#random = options.random ?? Math.random;
@@ -423,28 +439,15 @@ export class ConsultClient {
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
 
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer =
-      this.#timeoutMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
-          }, this.#timeoutMs)
-        : undefined;
-
+    const init: FetchInit = { method: operation.method, headers };
+    if (body !== undefined) init.body = JSON.stringify(body);
     let response: FetchResponse;
     let text: string;
     try {
-      const init: RequestInit = { method: operation.method, headers, signal: controller.signal };
-      if (body !== undefined) init.body = JSON.stringify(body);
-      response = await abortable(this.#fetch(url, init), controller.signal);
-      text = await abortable(response.text(), controller.signal);
+      ({ response, text } = await this.#exchange(url, init, signal));
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
-      throw timedOut
+      throw cause instanceof DOMException && cause.name === 'TimeoutError'
         ? new ApiError({
             kind: 'timeout',
             status: 0,
@@ -463,9 +466,6 @@ export class ConsultClient {
             operation: operation.name,
             cause,
           });
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
     }
 
     if (!response.ok) {
@@ -492,6 +492,50 @@ export class ConsultClient {
         operation: operation.name,
         cause,
       });
+    }
+  }
+
+  /**
+   * Sends one request and reads its answer whole, within the per-attempt timeout and the caller's
+   * signal. Rejects with a `TimeoutError` when the time ran out.
+   */
+  async #exchange(
+    url: string,
+    init: FetchInit,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: FetchResponse; text: string }> {
+    if (this.#fetchEnforcesLimits) {
+      // The fetch keeps both limits itself: nothing to watch here.
+      const response = await this.#fetch(url, {
+        ...init,
+        ...(signal ? { signal } : {}),
+        timeoutMs: this.#timeoutMs,
+      });
+      return { response, text: await response.text() };
+    }
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer =
+      this.#timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
+          }, this.#timeoutMs)
+        : undefined;
+    try {
+      // A fetch that ignored its signal would otherwise hold the call past a timeout or an abort.
+      const response = await abortable(
+        this.#fetch(url, { ...init, signal: controller.signal }),
+        controller.signal,
+      );
+      return { response, text: await abortable(response.text(), controller.signal) };
+    } catch (cause) {
+      throw timedOut ? (controller.signal.reason as DOMException) : cause;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

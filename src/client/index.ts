@@ -2,6 +2,7 @@
 export { ConsultClient, OPERATIONS } from './client.js';
 export type {
   ConsultClientOptions,
+  FetchInit,
   FetchLike,
   FetchResponse,
   HttpMethod,

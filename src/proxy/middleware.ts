@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
+import { isHardened, NO_STORE_HEADERS } from './http.js';
+import { header } from '../server/request-header.js';
 import { isEnded } from './sessions.js';
 import {
   DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
@@ -29,27 +31,24 @@ export const requestLog = (core: ProxyCore) =>
 
 /**
  * Health data is never cached by browsers or intermediaries, and no response is ever read as
- * anything but the type it declares.
+ * anything but the type it declares. The proxy's own answers (`json`) carry both headers as they
+ * are made; anything else (an error, an event stream) gets them here.
  */
 export const noStore = createMiddleware(async (c, next) => {
-  // Set before the response exists, they go into it as it is made; set after, it is copied.
-  c.header('cache-control', 'no-store');
-  c.header('x-content-type-options', 'nosniff');
   await next();
-  // A response a route made by itself (an event stream says no-cache) did not take them.
+  if (isHardened(c.res)) return;
   const headers = c.res.headers;
-  if (headers.get('cache-control') !== 'no-store' || headers.get('x-content-type-options') !== 'nosniff') {
-    c.header('cache-control', 'no-store');
-    c.header('x-content-type-options', 'nosniff');
+  for (const [name, value] of Object.entries(NO_STORE_HEADERS)) {
+    if (headers.get(name) !== value) c.header(name, value);
   }
 });
 
 /** A request body is JSON, declared as such; anything else is a 415 before any work is done. */
 export const requireJson = createMiddleware(async (c, next) => {
   const hasBody =
-    c.req.header('transfer-encoding') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
+    header(c, 'transfer-encoding') !== undefined || Number(header(c, 'content-length') ?? 0) > 0;
   if (hasBody && c.req.method !== 'GET') {
-    const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const type = (header(c, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
       throw new ProblemError(
         415,
@@ -68,13 +67,13 @@ export const requireJson = createMiddleware(async (c, next) => {
  */
 export const checkOrigin = (core: ProxyCore) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
-    const origin = c.req.header('origin');
+    const origin = header(c, 'origin');
     if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
       // The configured public origin when there is one. Without it, the page's own host: the
       // scheme is left out, since behind a TLS-terminating proxy the request arrives as http.
       const sameOrigin = core.options.publicUrl
         ? origin === new URL(core.options.publicUrl).origin
-        : URL.canParse(origin) && new URL(origin).host === (c.req.header('host') ?? new URL(c.req.url).host);
+        : URL.canParse(origin) && new URL(origin).host === (header(c, 'host') ?? new URL(c.req.url).host);
       if (!sameOrigin && !(core.options.allowedOrigins ?? []).includes(origin)) {
         throw new ProblemError(
           403,
@@ -87,28 +86,61 @@ export const checkOrigin = (core: ProxyCore) =>
     await next();
   });
 
-/** Fixed one-minute windows in the store; over the limit is a 429 with Retry-After (S6). */
 /** The rate-limit window, and the slices it is counted in. */
 const WINDOW_MS = 60_000;
 const SLICE_MS = 10_000;
+const EARLIER_SLICES = WINDOW_MS / SLICE_MS - 1;
 
 /**
- * At most `limit` requests in any 60 seconds, counted in 10-second slices: a sliding window, so
- * a burst at the end of one minute and another at the start of the next are counted together
- * (two fixed windows would let twice the limit through in a moment).
+ * Per bucket, what the window's earlier slices counted, as read at the start of the current slice.
+ * A slice that has passed is never counted in again, so each instance reads them once per slice
+ * and a request costs one store call, not two.
+ */
+const earlierCounts = new WeakMap<ProxyCore, Map<string, { slice: number; count: number }>>();
+const MAX_CACHED_BUCKETS = 10_000;
+
+/** The store keys of the earlier slices in the window, newest first. */
+function earlierKeys(bucket: string, slice: number): string[] {
+  const keys: string[] = [];
+  for (let i = 1; i <= EARLIER_SLICES; i++) keys.push(`rate:${bucket}:${slice - i * SLICE_MS}`);
+  return keys;
+}
+
+const sum = (values: (string | undefined)[]) =>
+  values.reduce((total, value) => total + Number(value ?? 0), 0);
+
+async function countedBefore(core: ProxyCore, bucket: string, slice: number): Promise<number> {
+  let cache = earlierCounts.get(core);
+  if (!cache) earlierCounts.set(core, (cache = new Map()));
+  const cached = cache.get(bucket);
+  if (cached?.slice === slice) return cached.count;
+  const count = sum(await core.store.getMany(earlierKeys(bucket, slice)));
+  // The bucket moves to the end; the least recently counted one makes room.
+  cache.delete(bucket);
+  if (cache.size >= MAX_CACHED_BUCKETS) cache.delete(cache.keys().next().value as string);
+  cache.set(bucket, { slice, count });
+  return count;
+}
+
+/**
+ * At most `limit` requests in any 60 seconds, counted in 10-second slices in the store: a sliding
+ * window, so a burst at the end of one minute and another at the start of the next are counted
+ * together (two fixed windows would let twice the limit through in a moment). Over the limit is a
+ * 429 with Retry-After (S6).
  */
 export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: number): Promise<void> {
   const now = Date.now();
   const slice = now - (now % SLICE_MS);
-  const earlier = Array.from({ length: WINDOW_MS / SLICE_MS - 1 }, (_, i) => slice - (i + 1) * SLICE_MS);
   const [current, before] = await Promise.all([
     core.store.increment(`rate:${bucket}:${slice}`, WINDOW_MS + SLICE_MS),
-    core.store.getMany(earlier.map((start) => `rate:${bucket}:${start}`)),
+    countedBefore(core, bucket, slice),
   ]);
-  const count = current + before.reduce((sum, value) => sum + Number(value ?? 0), 0);
-  if (count > limit) {
-    // When the oldest slice that still counts leaves the window.
-    const oldest = earlier.findLast((_, i) => Number(before[i] ?? 0) > 0) ?? slice;
+  if (current + before > limit) {
+    // Wait until the oldest slice that still counts leaves the window.
+    const keys = earlierKeys(bucket, slice);
+    const counts = await core.store.getMany(keys);
+    const oldestIndex = counts.findLastIndex((value) => Number(value ?? 0) > 0);
+    const oldest = oldestIndex < 0 ? slice : slice - (oldestIndex + 1) * SLICE_MS;
     const retryAfter = Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000));
     throw new ProblemError(
       429,
@@ -116,9 +148,7 @@ export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: n
       'Too many requests',
       'Please wait a moment and try again.',
       undefined,
-      {
-        'retry-after': String(retryAfter),
-      },
+      { 'retry-after': String(retryAfter) },
     );
   }
 }
@@ -159,7 +189,7 @@ async function identityOf(core: ProxyCore, token: string): Promise<WidgetIdentit
 /** Only a valid widget token names the member (S2); every member route sits behind this. */
 export const requireMember = (core: ProxyCore) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
-    const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    const match = /^Bearer\s+(\S+)$/i.exec(header(c, 'authorization') ?? '');
     const identity = match?.[1] ? await identityOf(core, match[1]) : undefined;
     if (!identity || (await isEnded(core, identity))) {
       throw new ProblemError(

@@ -6,9 +6,9 @@ import { closeWhenBodyUnread } from '../server/node-connection.js';
 import type { AddressInfo } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import { createProxy, type ConsultProxy } from './proxy.js';
-import { pooledFetch } from './upstream-fetch.js';
+import { pooledFetch } from './upstream-fetch.node.js';
 
-export { pooledFetch, type PooledFetch, type PooledFetchOptions } from './upstream-fetch.js';
+export { pooledFetch, type PooledFetch, type PooledFetchOptions } from './upstream-fetch.node.js';
 
 export interface ProxyServerOptions extends ProxyOptions {
   /** Default 8787; 0 picks a free port. */

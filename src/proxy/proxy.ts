@@ -6,10 +6,12 @@
 import { Hono } from 'hono';
 import { limitBody } from '../server/body-limit.js';
 import { cors } from 'hono/cors';
-import { ConsultClient, type FetchLike } from '../client/client.js';
+import { ConsultClient, type FetchInit, type FetchLike } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
-import { ProblemError, problemResponse } from '../server/problems.js';
+import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
+import { header } from '../server/request-header.js';
+import { json, problem } from './http.js';
 import { checkOrigin, limitPerAddress, noStore, requestLog, requireJson } from './middleware.js';
 import { checkOptions, DEFAULT_LIMITS, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { eventRoutes } from './routes/events.js';
@@ -132,26 +134,25 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
       timeoutMs: limits.upstreamTimeoutMs,
       // One quick retry; an unreachable upstream is the browser's to wait out, not each call's here.
       retry: { retries: 1, unreachableWindowMs: 0 },
-      fetch: (input, init) => upstreamFetch(input, { ...init, redirect: 'manual' }),
+      fetch: Object.assign(
+        (input: string, init: FetchInit) => upstreamFetch(input, { ...init, redirect: 'manual' }),
+        { enforcesLimits: upstreamFetch.enforcesLimits === true },
+      ),
     }),
   };
 
   const app = new Hono<ProxyEnv>();
-  app.onError((error, c) => {
-    if (error instanceof ProblemError) return problemResponse(c, error);
+  app.onError((error) => {
+    if (error instanceof ProblemError) return problem(error);
     // The client went away or broke its own body (a cut-off upload, bad chunked framing): its
     // mistake, answered as such, and not an error of ours to page anyone about.
     if (isBodyAborted(error)) {
-      return problemResponse(
-        c,
+      return problem(
         new ProblemError(400, 'invalid_body', 'Invalid request', 'The request body could not be read.'),
       );
     }
     core.log({ level: 'error', message: 'unexpected error', code: error.name });
-    return problemResponse(
-      c,
-      new ProblemError(500, 'internal_error', 'Internal error', 'Something went wrong.'),
-    );
+    return problem(new ProblemError(500, 'internal_error', 'Internal error', 'Something went wrong.'));
   });
 
   app.use(requestLog(core));
@@ -169,17 +170,14 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
   app.use(async (c, next) => {
     // CORS is about browsers' requests across origins, which carry Origin; a request without one
     // needs no CORS headers (and leaves the response as the route makes it, with no copy).
-    if (c.req.header('origin') === undefined) return next();
-    if (
-      c.req.method === 'OPTIONS' &&
-      !(c.req.header('origin') && c.req.header('access-control-request-method'))
-    ) {
+    const origin = header(c, 'origin');
+    if (origin === undefined) return next();
+    if (c.req.method === 'OPTIONS' && !(origin && header(c, 'access-control-request-method'))) {
       return next();
     }
     const preflight = await corsHeaders(c, next);
     // A portal on another configured origin sends its own sign-in cookie to POST /session;
     // no other origin is told that credentials are welcome.
-    const origin = c.req.header('origin');
     if (origin && (options.allowedOrigins ?? []).includes(origin)) {
       (preflight ?? c.res).headers.set('access-control-allow-credentials', 'true');
     }
@@ -191,7 +189,7 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
     await next();
   });
   // A load balancer's health checks are never rate limited.
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/healthz', () => json({ ok: true }));
   app.use(checkOrigin(core));
   app.use(limitBody(limits.bodyBytes));
   app.use(requireJson);

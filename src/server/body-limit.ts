@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ProblemError, problemResponse } from './problems.js';
+import { header } from './request-header.js';
 
 /** Refuses bodies over `maxBytes` with a 413 problem, before any work is done. */
 export const limitBody = (maxBytes: number): MiddlewareHandler => {
@@ -19,7 +20,7 @@ export const limitBody = (maxBytes: number): MiddlewareHandler => {
   });
   return async (c, next) => {
     // Without either header a request has no body, and looking for one would cost a copy of the request.
-    if (c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined) {
+    if (header(c, 'content-length') === undefined && header(c, 'transfer-encoding') === undefined) {
       return next();
     }
     return limit(c, next);

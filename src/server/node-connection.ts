@@ -17,11 +17,17 @@ const hasBody = (request: Request, env: Bindings) =>
     env.incoming.headers['transfer-encoding'] !== undefined);
 
 export function closeWhenBodyUnread(handler: FetchHandler): FetchHandler {
-  return async (request, env) => {
-    const response = await handler(request, env);
-    if (!hasBody(request, env) || env.incoming.readableEnded) return response;
-    const headers = new Headers(response.headers);
-    headers.set('connection', 'close');
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  return (request, env) => {
+    // A request without a body is answered as the handler answers it, with no wait in between.
+    if (!hasBody(request, env)) return handler(request, env);
+    return closeUnlessRead(handler, request, env);
   };
+}
+
+async function closeUnlessRead(handler: FetchHandler, request: Request, env: Bindings): Promise<Response> {
+  const response = await handler(request, env);
+  if (env.incoming.readableEnded) return response;
+  const headers = new Headers(response.headers);
+  headers.set('connection', 'close');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

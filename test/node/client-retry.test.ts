@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError, ConsultClient, OPERATIONS, canRetry } from '../../src/client/index.js';
-import type { ConsultClientOptions } from '../../src/client/index.js';
+import type { ConsultClientOptions, FetchInit } from '../../src/client/index.js';
 import { json, problem, recordingSleep, rejection, scriptedFetch, type Step } from './client-fixtures.js';
 
 const BASE = 'https://api.example.test';
@@ -287,6 +287,40 @@ describe('aborting', () => {
     const error = await pending;
     assert.ok(error instanceof DOMException);
     assert.equal(error.name, 'AbortError');
+  });
+
+  it('leaves the limits to a fetch that enforcesLimits: the caller’s signal and timeoutMs, passed straight on', async () => {
+    const seen: { signal?: AbortSignal | null; timeoutMs?: number }[] = [];
+    // Keeps both limits itself, as pooledFetch does.
+    const fetch = Object.assign(
+      (_input: string, init: FetchInit) =>
+        new Promise<Response>((_, reject) => {
+          seen.push({ signal: init.signal, timeoutMs: init.timeoutMs });
+          const timer = setTimeout(
+            () => reject(new DOMException('The request timed out.', 'TimeoutError')),
+            init.timeoutMs,
+          );
+          init.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(init.signal?.reason);
+          });
+        }),
+      { enforcesLimits: true },
+    );
+    const client = new ConsultClient({ baseUrl: BASE, fetch, timeoutMs: 20, retry: { retries: 0 } });
+    const timedOut = await rejection(client.getUser('u1'));
+    assert.ok(timedOut instanceof ApiError);
+    assert.equal(timedOut.kind, 'timeout');
+    const controller = new AbortController();
+    const pending = rejection(client.getUser('u1', { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 5);
+    const aborted = await pending;
+    assert.ok(aborted instanceof DOMException);
+    assert.equal(aborted.name, 'AbortError');
+    assert.deepEqual(seen, [
+      { signal: undefined, timeoutMs: 20 },
+      { signal: controller.signal, timeoutMs: 20 },
+    ]);
   });
 
   it('aborts during the backoff wait (real timers) without another attempt', async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sign } from 'hono/jwt';
-import { openEventStream, startTestProxy, type TestProxy } from './support/proxy.js';
+import { ALLOWED_ORIGIN, openEventStream, startTestProxy, type TestProxy } from './support/proxy.js';
 
 let proxy: TestProxy;
 
@@ -30,7 +30,7 @@ describe('what the proxy accepts, and how it answers', () => {
   });
   after(async () => proxy?.close());
 
-  it('says nosniff on every answer: success, refusal, error and stream', async () => {
+  it('says no-store and nosniff on every answer: success, empty, refusal, error and stream', async () => {
     const token = await proxy.session('alex');
     const answers = [
       await proxy.call('GET', '/healthz'),
@@ -38,16 +38,43 @@ describe('what the proxy accepts, and how it answers', () => {
       await proxy.call('GET', '/consultation/cns_demo_alex_rash'),
       await proxy.call('GET', '/no/such/route', { token }),
       await proxy.call('POST', '/consultation', { token, body: { questions: [] } }),
+      await proxy.call('POST', '/consultation', {
+        token,
+        rawBody: 'x'.repeat(70_000),
+        headers: { 'content-type': 'application/json' },
+      }),
+      await proxy.call('GET', '/consultation/cns_demo_alex_rash', {
+        token,
+        headers: { origin: ALLOWED_ORIGIN },
+      }),
+      await proxy.call('DELETE', '/session', { token: await proxy.session('alex') }),
     ];
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200, 401, 404, 400, 413, 200, 204],
+    );
     for (const answer of answers) {
       assert.equal(answer.headers.get('x-content-type-options'), 'nosniff', `status ${answer.status}`);
+      assert.equal(answer.headers.get('cache-control'), 'no-store', `status ${answer.status}`);
     }
     const stream = await openEventStream(`${proxy.url}/events`, token);
     try {
       assert.equal(stream.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(stream.headers.get('cache-control'), 'no-store');
     } finally {
       stream.close();
     }
+  });
+
+  it('adds CORS headers to one answer only: the next same-origin answer carries none', async () => {
+    const token = await proxy.session('alex');
+    const read = '/consultation/cns_demo_alex_rash';
+    const across = await proxy.call('GET', read, { token, headers: { origin: ALLOWED_ORIGIN } });
+    assert.equal(across.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
+    const same = await proxy.call('GET', read, { token });
+    assert.equal(same.status, 200);
+    assert.equal(same.headers.get('access-control-allow-origin'), null);
+    assert.equal(same.headers.get('vary'), null);
   });
 
   it('refuses a body that is not declared JSON with 415, before any upstream call', async () => {

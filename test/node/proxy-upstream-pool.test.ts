@@ -144,11 +144,16 @@ describe('pooledFetch', () => {
   before(async () => {
     server = createServer((req, res) => {
       if (req.url === '/slow') return; // never answers
+      // Begins its answer, and never finishes it.
+      if (req.url === '/stall') return void res.writeHead(200, { 'content-length': '100' }).write('{"a":');
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () =>
         res
-          .writeHead(req.url === '/empty' ? 204 : 201, { 'x-seen': `${req.method} ${req.headers['x-test']}` })
+          .writeHead(req.url === '/empty' ? 204 : 201, {
+            'x-seen': `${req.method} ${req.headers['x-test']}`,
+            'x-path': req.url ?? '',
+          })
           .end(req.url === '/empty' ? undefined : `echo:${body}`),
       );
     });
@@ -183,12 +188,59 @@ describe('pooledFetch', () => {
     }
   });
 
-  it('stops waiting when its signal aborts', async () => {
+  it('reads URLs with no path, or a query right after the host, as fetch does', async () => {
+    const pooled = pooledFetch();
+    try {
+      for (const [given, seen] of [
+        [url, '/'],
+        [`${url}?q=1`, '/?q=1'],
+        [`${url}/a/b?c=d%20e`, '/a/b?c=d%20e'],
+      ] as const) {
+        const response = await pooled(given, { method: 'GET', headers: { 'x-test': 'yes' } });
+        assert.equal(response.status, 201, given);
+        assert.equal(response.headers.get('x-path'), seen, given);
+      }
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it('stops waiting when its signal aborts, with the signal’s reason, the body included', async () => {
     const pooled = pooledFetch();
     try {
       const started = Date.now();
-      await assert.rejects(pooled(`${url}/slow`, { method: 'GET', signal: AbortSignal.timeout(100) }));
+      for (const path of ['/slow', '/stall']) {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(new Error(`left ${path}`)), 50);
+        await assert.rejects(pooled(`${url}${path}`, { method: 'GET', signal: controller.signal }), {
+          message: `left ${path}`,
+        });
+      }
+      const aborted = AbortSignal.abort(new Error('gone before'));
+      await assert.rejects(pooled(`${url}/echo`, { method: 'GET', signal: aborted }), {
+        message: 'gone before',
+      });
       assert.ok(Date.now() - started < 2000);
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it('keeps the time limit itself: a TimeoutError when the whole answer has not come in time', async () => {
+    const pooled = pooledFetch();
+    try {
+      assert.equal(pooled.enforcesLimits, true);
+      for (const path of ['/slow', '/stall']) {
+        const started = Date.now();
+        await assert.rejects(pooled(`${url}${path}`, { method: 'GET', timeoutMs: 100 }), {
+          name: 'TimeoutError',
+        });
+        const took = Date.now() - started;
+        assert.ok(took >= 90 && took < 1500, `${path} took ${took} ms`);
+      }
+      // Within the limit, an answer is read as usual, and no timer is left behind to fire later.
+      const response = await pooled(`${url}/echo`, { method: 'GET', timeoutMs: 1000 });
+      assert.equal(response.status, 201);
     } finally {
       await pooled.close();
     }

@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
+import { header } from '../../server/request-header.js';
 import { eventsChannel, latestEventId, missedSince, type LoggedEvent } from '../event-log.js';
 import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
@@ -21,7 +22,7 @@ export function eventRoutes(core: ProxyCore) {
     const identity = member(c);
     const { userId, expiresAt } = identity;
     // Where a reconnecting stream left off (the browser's EventSource, or our client, sends it).
-    const lastEventId = c.req.header('last-event-id')?.trim() || undefined;
+    const lastEventId = header(c, 'last-event-id')?.trim() || undefined;
     const count = open.get(userId) ?? 0;
     if (count >= core.limits.streamsPerMember) {
       throw new ProblemError(

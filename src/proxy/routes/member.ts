@@ -10,6 +10,8 @@ import { parseWith, readJson } from '../../server/validation.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { FINAL_CONSULTATION_STATUSES, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { fromUpstream, notYours, refusal } from '../errors.js';
+import { json } from '../http.js';
+import { header } from '../../server/request-header.js';
 import { once } from '../idempotency.js';
 import { member, requireMember } from '../middleware.js';
 import {
@@ -79,19 +81,18 @@ async function upstreamCall<T>(call: () => Promise<T>): Promise<T> {
 
 export function memberRoutes(core: ProxyCore) {
   const { upstream, store } = core;
-  const signal = (c: Context) => ({ signal: c.req.raw.signal });
+  // Reads are not cancelled when the browser goes away: each ends within the upstream timeout
+  // anyway, and watching every request's signal would cost about a tenth of a read's CPU.
 
   /** The consultation, if it is the member's; else the same 404 as an unknown id. */
   const ownConsultation = async (c: Context<ProxyEnv>) => {
     const id = pathId(c, 'consultationId');
-    const consultation = await upstreamCall(() => upstream.getConsultation(id, signal(c))).catch(
-      (error: unknown) => {
-        // Until ownership is known, any refusal but a rate limit is the same 404: nothing about
-        // another member's record (that it exists, its state) may show through.
-        const status = (error as { status?: number }).status ?? 0;
-        throw status >= 400 && status < 500 && status !== 429 ? notYours() : error;
-      },
-    );
+    const consultation = await upstreamCall(() => upstream.getConsultation(id)).catch((error: unknown) => {
+      // Until ownership is known, any refusal but a rate limit is the same 404: nothing about
+      // another member's record (that it exists, its state) may show through.
+      const status = (error as { status?: number }).status ?? 0;
+      throw status >= 400 && status < 500 && status !== 429 ? notYours() : error;
+    });
     if (consultation.userId !== member(c).userId) throw notYours();
     return consultation;
   };
@@ -116,7 +117,7 @@ export function memberRoutes(core: ProxyCore) {
     const outcome = await once(
       core,
       member(c).userId,
-      c.req.header('idempotency-key'),
+      header(c, 'idempotency-key'),
       { route, body: request },
       async (key) => ({
         status,
@@ -130,35 +131,35 @@ export function memberRoutes(core: ProxyCore) {
         ),
       }),
     );
-    return c.json(outcome.body, outcome.status as 200 | 201);
+    return json(outcome.body, outcome.status);
   };
 
   const auth = requireMember(core);
   return new Hono<ProxyEnv>()
     .get('/user/:userId', auth, async (c) => {
-      const user = await upstreamCall(() => upstream.getUser(ownUserId(c), signal(c)));
-      return c.json(view(MemberView, user));
+      const user = await upstreamCall(() => upstream.getUser(ownUserId(c)));
+      return json(view(MemberView, user));
     })
     .get('/user/:userId/subscriptions', auth, async (c) => {
       const userId = ownUserId(c);
-      const subscriptions = await upstreamCall(() => upstream.getUserSubscriptions(userId, signal(c)));
-      return c.json(subscriptions.filter((s) => s.userId === userId).map((s) => view(SubscriptionView, s)));
+      const subscriptions = await upstreamCall(() => upstream.getUserSubscriptions(userId));
+      return json(subscriptions.filter((s) => s.userId === userId).map((s) => view(SubscriptionView, s)));
     })
     .get('/user/:userId/subscription/:subscriptionId', auth, async (c) => {
       const userId = ownUserId(c);
       const subscription = await upstreamCall(() =>
-        upstream.getSubscription(userId, pathId(c, 'subscriptionId'), signal(c)),
+        upstream.getSubscription(userId, pathId(c, 'subscriptionId')),
       );
       if (subscription.userId !== userId) throw notYours();
-      return c.json(view(SubscriptionView, subscription));
+      return json(view(SubscriptionView, subscription));
     })
     .get('/user/:userId/subscription/:subscriptionId/history', auth, async (c) => {
       const userId = ownUserId(c);
       const history = await upstreamCall(() =>
-        upstream.getSubscriptionHistory(userId, pathId(c, 'subscriptionId'), signal(c)),
+        upstream.getSubscriptionHistory(userId, pathId(c, 'subscriptionId')),
       );
       if (history.some((s) => s.userId !== userId)) throw notYours();
-      return c.json(history.map((s) => view(SubscriptionView, s)));
+      return json(history.map((s) => view(SubscriptionView, s)));
     })
     .post('/consultation', auth, async (c) => {
       const request = await body(c, BrowserCreateConsultation);
@@ -172,7 +173,7 @@ export function memberRoutes(core: ProxyCore) {
       );
     })
     .get('/consultation/:consultationId', auth, async (c) =>
-      c.json(view(ConsultationView, await ownConsultation(c))),
+      json(view(ConsultationView, await ownConsultation(c))),
     )
     .post('/consultation/:consultationId', auth, async (c) => {
       // The id first: a malformed one is the same 404 as any record that is not the member's.
@@ -192,8 +193,8 @@ export function memberRoutes(core: ProxyCore) {
     })
     .get('/user/:userId/case-history', auth, async (c) => {
       const userId = ownUserId(c);
-      const history = await upstreamCall(() => upstream.getCaseHistory(userId, signal(c)));
-      return c.json(history.filter((h) => h.userId === userId).map((h) => view(ConsultationView, h)));
+      const history = await upstreamCall(() => upstream.getCaseHistory(userId));
+      return json(history.filter((h) => h.userId === userId).map((h) => view(ConsultationView, h)));
     })
     .post('/v2/health-navigator/users/:userId/conversations', auth, async (c) => {
       const userId = ownUserId(c);

@@ -8,6 +8,7 @@ import type { User } from '../../client/types.js';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { fromUpstream } from '../errors.js';
+import { json, noContent } from '../http.js';
 import { sha256Hex } from '../idempotency.js';
 import { limitPerAddress, member, requireMember } from '../middleware.js';
 import { endSession } from '../sessions.js';
@@ -106,7 +107,7 @@ export function sessionRoutes(core: ProxyCore) {
             { userId: user.id, uniqueId: signedIn.uniqueId },
             ttlSeconds,
           );
-          return c.json({
+          return json({
             token,
             expiresAt: new Date(expiresAt).toISOString(),
             user: MemberView.parse(user),
@@ -117,7 +118,7 @@ export function sessionRoutes(core: ProxyCore) {
       // the store, and its open streams close.
       .delete('/session', requireMember(core), async (c) => {
         await endSession(core, member(c));
-        return c.body(null, 204);
+        return noContent();
       })
   );
 }

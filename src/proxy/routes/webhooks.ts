@@ -10,6 +10,8 @@ import { ApiError } from '../../client/errors.js';
 import { ProblemError } from '../../server/problems.js';
 import { WEBHOOK_EVENT_TYPES } from '../../client/types.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
+import { json } from '../http.js';
+import { header } from '../../server/request-header.js';
 import { limitPerAddress } from '../middleware.js';
 
 /** How often refused webhook signatures are logged at most. */
@@ -51,9 +53,9 @@ export function webhookRoutes(core: ProxyCore) {
     async (c) => {
       const raw = await c.req.text();
       const headers = {
-        'webhook-id': c.req.header('webhook-id') ?? '',
-        'webhook-timestamp': c.req.header('webhook-timestamp') ?? '',
-        'webhook-signature': c.req.header('webhook-signature') ?? '',
+        'webhook-id': header(c, 'webhook-id') ?? '',
+        'webhook-timestamp': header(c, 'webhook-timestamp') ?? '',
+        'webhook-signature': header(c, 'webhook-signature') ?? '',
       };
       const secret = core.webhookSecret();
       if (!secret) {
@@ -100,7 +102,7 @@ export function webhookRoutes(core: ProxyCore) {
       const messageId =
         headers['webhook-id'] || `${event.type}:${event.caseId}:${headers['webhook-timestamp']}`;
       if (!(await core.store.setIfAbsent(`webhook-seen:${messageId}`, '1', SEEN_TTL_MS))) {
-        return c.json({ received: true, duplicate: true });
+        return json({ received: true, duplicate: true });
       }
       const { caseId, type } = event;
       try {
@@ -117,10 +119,10 @@ export function webhookRoutes(core: ProxyCore) {
           // Kept for replay whether or not the member has a stream open right now.
           await recordEvent(core, consultation.userId, JSON.stringify(message));
         });
-        return c.json({ received: true });
+        return json({ received: true });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404)
-          return c.json({ received: true, ignored: 'unknown consultation' });
+          return json({ received: true, ignored: 'unknown consultation' });
         // Not handled: let the upstream deliver it again.
         await core.store.delete(`webhook-seen:${messageId}`);
         core.log({
