@@ -5,7 +5,8 @@ import { Hono, type Context } from 'hono';
 import { closeWhenBodyUnread } from '../server/node-connection.js';
 import type { AddressInfo } from 'node:net';
 import type { ProxyOptions } from './options.js';
-import { createProxy, type ConsultProxy } from './proxy.js';
+import type { ProxyEnv } from './context.js';
+import { installProxy, type ConsultProxy } from './proxy.js';
 import { pooledFetch } from './upstream-fetch.node.js';
 
 export { pooledFetch, type PooledFetch, type PooledFetchOptions } from './upstream-fetch.node.js';
@@ -46,13 +47,16 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
   const hostname = options.hostname ?? '127.0.0.1';
   // Keep-alive connections to the upstream, unless the partner brings their own fetch.
   const upstreamFetch = options.fetch ? undefined : pooledFetch();
-  const proxy = createProxy({
+  const app = new Hono();
+  // The proxy's routes go on this app under the base path, rather than a proxy app mounted there:
+  // a mounted app with its own error handler costs another wrapper per handler, on every request.
+  const scoped = app.basePath(basePath) as unknown as Hono<ProxyEnv>;
+  const controls = installProxy(app, scoped, {
     clientAddress: socketAddress,
     ...options,
     ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
   });
-  const app = new Hono();
-  app.route(basePath, proxy);
+  const proxy: ConsultProxy = Object.assign(scoped, controls);
   await options.extend?.(app);
   const headersMs = options.timeouts?.headersMs ?? 10_000;
   const requestMs = Math.max(headersMs, options.timeouts?.requestMs ?? 15_000);

@@ -21,7 +21,8 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { endMemberSessions } from './sessions.js';
 import { MemoryStore } from './store.js';
 
-export type ConsultProxy = Hono<ProxyEnv> & {
+/** What the proxy offers besides its routes. */
+export interface ProxyControls {
   /** Settles when the proxy's webhook is registered upstream (immediately without `publicUrl`). */
   readonly ready: Promise<void>;
   /** Stops this instance's own work. The webhook registration stays, for the next start (see `unregisterWebhook`). */
@@ -37,7 +38,9 @@ export type ConsultProxy = Hono<ProxyEnv> & {
    * when your portal signs the member out or blocks them. False when no such member is known.
    */
   endMemberSessions(uniqueId: string): Promise<boolean>;
-};
+}
+
+export type ConsultProxy = Hono<ProxyEnv> & ProxyControls;
 
 const consoleLogger = (entry: ProxyLogEntry): void => {
   const line = JSON.stringify({ time: new Date().toISOString(), ...entry });
@@ -114,6 +117,19 @@ function isBodyAborted(error: Error): boolean {
 }
 
 export function createProxy(options: ProxyOptions): ConsultProxy {
+  const app = new Hono<ProxyEnv>();
+  return Object.assign(app, installProxy(app, app, options));
+}
+
+/**
+ * Puts the proxy's middleware and routes on `app` (an app, or a `basePath` view of one) and its
+ * error handler on `root`, the app that serves them. The Node entry serves the proxy this way from
+ * its own app: mounted with `route()`, each handler of an app with an error handler of its own is
+ * wrapped once more, on every request.
+ */
+// `root` only takes the error handler, whatever its environment.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function installProxy(root: Hono<any>, app: Hono<ProxyEnv>, options: ProxyOptions): ProxyControls {
   checkOptions(options);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const upstreamFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -141,8 +157,7 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
     }),
   };
 
-  const app = new Hono<ProxyEnv>();
-  app.onError((error) => {
+  root.onError((error) => {
     if (error instanceof ProblemError) return problem(error);
     // The client went away or broke its own body (a cut-off upload, bad chunked framing): its
     // mistake, answered as such, and not an error of ours to page anyone about.
@@ -229,7 +244,7 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
     }),
   );
 
-  return Object.assign(app, {
+  return {
     ready,
     endMemberSessions: async (uniqueId: string) => {
       const userId =
@@ -251,5 +266,5 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
       await core.store.delete(registrationKey);
       return true;
     },
-  });
+  };
 }
