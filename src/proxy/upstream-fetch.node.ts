@@ -1,12 +1,11 @@
 /**
- * The proxy's way to the upstream on Node: keep-alive connections from a pool (undici's
- * `request`), and answers read whole as text, which is all the client reads of them. The
+ * The proxy's way to the upstream on Node: keep-alive connections from a pool (undici's `Agent`),
+ * and answers gathered whole as text, which is all the client reads of them. The
  * upstream's JSON answers are small; the fetch machinery (streams, CORS, a `Response` per call)
  * would cost more than the call itself. It keeps each call's time limit and signal itself
  * (`enforcesLimits`), so the client needs no controller and timer of its own per call. Redirects
  * are never followed (S6): a 3xx comes back as it is. Node only (undici), used by `startProxyServer`.
  */
-import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import type { FetchLike, FetchResponse } from '../client/client.js';
 
@@ -29,13 +28,18 @@ class BufferedResponse implements FetchResponse {
 
   constructor(
     readonly status: number,
-    headers: Dispatcher.ResponseData['headers'],
+    /** Names and values in turn, as they came. Looked through only when asked (Retry-After on a refusal). */
+    rawHeaders: Buffer[],
     readonly body: string,
   ) {
     this.headers = {
       get: (name) => {
-        const value = headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+        const wanted = name.toLowerCase();
+        const values: string[] = [];
+        for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+          if (String(rawHeaders[i]).toLowerCase() === wanted) values.push(String(rawHeaders[i + 1]));
+        }
+        return values.length === 0 ? null : values.join(', ');
       },
     };
   }
@@ -64,55 +68,79 @@ function originAndPath(url: string): { origin: string; path: string } {
   return { origin: url.slice(0, pathStart), path: url.slice(pathStart) };
 }
 
-/**
- * What undici listens to for an abort: an emitter, which costs far less to make than an
- * `AbortController` (one per read adds up). It stops a request on the caller's signal or when the
- * time runs out, with that reason.
- */
-class Stop extends EventEmitter {
-  aborted = false;
-  reason: unknown = undefined;
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.emit('abort');
-  }
-}
-
 export function pooledFetch(options: PooledFetchOptions = {}): PooledFetch {
   const dispatcher = new Agent({
     connections: options.connections ?? 32,
     keepAliveTimeout: options.keepAliveMs ?? 10_000,
   });
-  const pooled: FetchLike = async (url, init) => {
-    const { signal, timeoutMs = 0 } = init;
-    const stop = timeoutMs > 0 || signal ? new Stop() : undefined;
-    const onAbort = () => stop?.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => stop?.abort(new DOMException('The request timed out.', 'TimeoutError')), timeoutMs)
-        : undefined;
-    try {
-      const { statusCode, headers, body } = await dispatcher.request({
-        ...originAndPath(url),
-        method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers: init.headers as Record<string, string> | undefined,
-        body: typeof init.body === 'string' ? init.body : undefined,
-        signal: stop,
-      });
-      return new BufferedResponse(statusCode, headers, await body.text());
-    } catch (error) {
-      // The reason it was stopped for, rather than undici's own error about it.
-      throw stop?.aborted ? stop.reason : error;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-  };
+  // undici's `dispatch` with handlers of our own: the answer is gathered as it comes, with no body
+  // stream, async scope or abort listener made for it.
+  const pooled: FetchLike = (url, init) =>
+    new Promise<FetchResponse>((resolve, reject) => {
+      const { signal, timeoutMs = 0 } = init;
+      if (signal?.aborted) return reject(signal.reason);
+      /** Why the call was stopped (the caller's signal, or the time limit), once it is. */
+      let stopped: { reason: unknown } | undefined;
+      let abortRequest: ((error: Error) => void) | undefined;
+      const stop = (reason: unknown) => {
+        if (stopped) return;
+        stopped = { reason };
+        abortRequest?.(reason instanceof Error ? reason : new Error('aborted'));
+      };
+      const onAbort = () => stop(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => stop(new DOMException('The request timed out.', 'TimeoutError')), timeoutMs)
+          : undefined;
+      const settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+
+      let status = 0;
+      let rawHeaders: Buffer[] = [];
+      const chunks: Buffer[] = [];
+      try {
+        dispatcher.dispatch(
+          {
+            ...originAndPath(url),
+            method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
+            headers: init.headers as Record<string, string> | undefined,
+            body: typeof init.body === 'string' ? init.body : undefined,
+          },
+          {
+            onConnect: (abort) => {
+              if (stopped) abort(new Error('aborted'));
+              else abortRequest = abort;
+            },
+            onHeaders: (statusCode, headers) => {
+              // 1xx answers are interim: the final one follows.
+              if (statusCode >= 200) {
+                status = statusCode;
+                rawHeaders = headers;
+              }
+              return true;
+            },
+            onData: (chunk) => {
+              chunks.push(chunk);
+              return true;
+            },
+            onComplete: () => {
+              settle();
+              resolve(new BufferedResponse(status, rawHeaders, Buffer.concat(chunks).toString('utf8')));
+            },
+            onError: (error) => {
+              settle();
+              reject(stopped ? stopped.reason : error);
+            },
+          },
+        );
+      } catch (error) {
+        settle();
+        reject(error);
+      }
+    });
   // It keeps the client's limits itself: the signal, and the time limit, the body included.
   return Object.assign(pooled, { enforcesLimits: true, close: () => dispatcher.close() });
 }

@@ -144,6 +144,12 @@ describe('pooledFetch', () => {
   before(async () => {
     server = createServer((req, res) => {
       if (req.url === '/slow') return; // never answers
+      // "Sofía" in two writes that split the two bytes of "í".
+      if (req.url === '/split') {
+        const bytes = Buffer.from('Sofía');
+        res.writeHead(200, { 'content-length': String(bytes.length) }).write(bytes.subarray(0, 4));
+        return void setTimeout(() => res.end(bytes.subarray(4)), 20);
+      }
       // Begins its answer, and never finishes it.
       if (req.url === '/stall') return void res.writeHead(200, { 'content-length': '100' }).write('{"a":');
       let body = '';
@@ -183,6 +189,15 @@ describe('pooledFetch', () => {
       const empty = await pooled(`${url}/empty`, { method: 'GET' });
       assert.equal(empty.status, 204);
       assert.equal(await empty.text(), '');
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it('reads a character whose bytes come in two pieces whole', async () => {
+    const pooled = pooledFetch();
+    try {
+      assert.equal(await (await pooled(`${url}/split`, { method: 'GET' })).text(), 'Sofía');
     } finally {
       await pooled.close();
     }
