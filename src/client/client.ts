@@ -506,11 +506,10 @@ export class ConsultClient {
   ): Promise<{ response: FetchResponse; text: string }> {
     if (this.#fetchEnforcesLimits) {
       // The fetch keeps both limits itself: nothing to watch here.
-      const response = await this.#fetch(url, {
-        ...init,
-        ...(signal ? { signal } : {}),
-        timeoutMs: this.#timeoutMs,
-      });
+      // `init` is this attempt's own: it takes the limits as they are.
+      init.timeoutMs = this.#timeoutMs;
+      if (signal) init.signal = signal;
+      const response = await this.#fetch(url, init);
       return { response, text: await response.text() };
     }
     const controller = new AbortController();

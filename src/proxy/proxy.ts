@@ -151,7 +151,11 @@ export function installProxy(root: Hono<any>, app: Hono<ProxyEnv>, options: Prox
       // One quick retry; an unreachable upstream is the browser's to wait out, not each call's here.
       retry: { retries: 1, unreachableWindowMs: 0 },
       fetch: Object.assign(
-        (input: string, init: FetchInit) => upstreamFetch(input, { ...init, redirect: 'manual' }),
+        (input: string, init: FetchInit) => {
+          // Each call's `init` is made for it by the client.
+          init.redirect = 'manual';
+          return upstreamFetch(input, init);
+        },
         { enforcesLimits: upstreamFetch.enforcesLimits === true },
       ),
     }),
