@@ -11,11 +11,17 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startRedis } from '../scripts/redis-server.js';
+import { median } from './stats.js';
 import type { ServerMessage } from './servers/server.js';
 
-/** Enough reads for the servers' code to be fully optimized. */
-const READS = 20_000;
-const WARM_UP_READS = 2_000;
+/**
+ * Seconds of load per batch, and rounds: each round loads every target once, in turn, so a
+ * machine that slows down or speeds up during the run weighs on all of them alike.
+ */
+const BATCH_SECONDS = 2;
+const ROUNDS = 10;
+/** Enough reads first for the servers' code to be fully optimized. */
+const WARM_UP_READS = 4_000;
 const CONNECTIONS = 10;
 
 /** Where the servers are compiled to: inside node_modules, so that their imports resolve. */
@@ -46,14 +52,16 @@ async function startServer(
   /** The next message `pick` finds something in. */
   const reply = <T>(pick: (message: ServerMessage) => T | undefined) =>
     new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the ${kind} exited (${code})`));
       const onMessage = (message: ServerMessage) => {
         const picked = pick(message);
         if (picked === undefined) return;
         child.off('message', onMessage);
+        child.off('exit', onExit);
         resolve(picked);
       };
       child.on('message', onMessage);
-      child.once('exit', (code) => reject(new Error(`the ${kind} exited (${code})`)));
+      child.once('exit', onExit);
     });
   const url = await reply((message) => ('url' in message ? message.url : undefined));
   return {
@@ -67,28 +75,79 @@ async function startServer(
   };
 }
 
-interface Measured {
-  rps: number;
-  /** CPU per read of each server measured, in the order given. */
-  cpuMsPerRead: number[];
+/** One way to read a consultation: its URL, the token it takes and the servers it costs. */
+interface Target {
+  label: string;
+  url: string;
+  token: string;
+  /** Every server the read passes through, the one in front first. */
+  servers: Server[];
 }
 
-async function load(label: string, url: string, token: string, servers: Server[]): Promise<Measured> {
-  const options = { url, connections: CONNECTIONS, headers: { authorization: `Bearer ${token}` } };
-  await autocannon({ ...options, amount: WARM_UP_READS });
-  const cpuBefore = await Promise.all(servers.map((server) => server.cpuMs()));
-  const result = await autocannon({ ...options, amount: READS });
-  const cpuAfter = await Promise.all(servers.map((server) => server.cpuMs()));
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${label}: ${result.non2xx} refused and ${result.errors} failed reads`);
-  }
-  const cpuMsPerRead = cpuAfter.map((after, i) => (after - (cpuBefore[i] ?? 0)) / READS);
-  const rps = result.requests.total / result.duration;
-  console.log(
-    `  ${label.padEnd(36)} ${rps.toFixed(0).padStart(6)} reads/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  CPU/read ${cpuMsPerRead.map((ms) => `${ms.toFixed(3)} ms`).join(' + ')}`,
-  );
-  return { rps, cpuMsPerRead };
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU per read of each of the target's servers, in their order, over all rounds. */
+  cpuMsPerRead: number[];
+  /** CPU per read of the server in front, round by round. */
+  frontCpuByRound: number[];
 }
+
+/** Loads the targets in turn, `ROUNDS` times over, and sums what each cost. */
+async function measure(targets: Target[]): Promise<Measured[]> {
+  const optionsOf = (target: Target) => ({
+    url: target.url,
+    connections: CONNECTIONS,
+    headers: { authorization: `Bearer ${target.token}` },
+  });
+  for (const target of targets) await autocannon({ ...optionsOf(target), amount: WARM_UP_READS });
+  const totals = targets.map((target) => ({
+    cpuMs: target.servers.map(() => 0),
+    frontCpuByRound: [] as number[],
+    reads: 0,
+    rps: [] as number[],
+    p50: [] as number[],
+    p99: [] as number[],
+  }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, target] of targets.entries()) {
+      const total = totals[i];
+      if (!total) continue;
+      const before = await Promise.all(target.servers.map((server) => server.cpuMs()));
+      const result = await autocannon({ ...optionsOf(target), duration: BATCH_SECONDS });
+      const reads = result.requests.total;
+      const after = await Promise.all(target.servers.map((server) => server.cpuMs()));
+      if (result.non2xx > 0 || result.errors > 0) {
+        throw new Error(`${target.label}: ${result.non2xx} refused and ${result.errors} failed reads`);
+      }
+      after.forEach((ms, j) => (total.cpuMs[j] = (total.cpuMs[j] ?? 0) + ms - (before[j] ?? 0)));
+      total.reads += reads;
+      total.frontCpuByRound.push(((after[0] ?? 0) - (before[0] ?? 0)) / reads);
+      total.rps.push(reads / BATCH_SECONDS);
+      total.p50.push(result.latency.p50);
+      total.p99.push(result.latency.p99);
+    }
+  }
+  return targets.map((target, i) => {
+    const total = totals[i] ?? totals[0];
+    const measured: Measured = {
+      rps: median(total?.rps ?? []),
+      p50: median(total?.p50 ?? []),
+      p99: median(total?.p99 ?? []),
+      cpuMsPerRead: (total?.cpuMs ?? []).map((ms) => ms / (total?.reads ?? NaN)),
+      frontCpuByRound: total?.frontCpuByRound ?? [],
+    };
+    console.log(
+      `  ${target.label.padEnd(36)} ${measured.rps.toFixed(0).padStart(6)} reads/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms  CPU/read ${measured.cpuMsPerRead.map((ms) => `${ms.toFixed(3)} ms`).join(' + ')}`,
+    );
+    return measured;
+  });
+}
+
+/** The median over rounds of one target's CPU per read against another's in the same round. */
+const cpuRatio = (of: Measured, to: Measured): number =>
+  median(of.frontCpuByRound.map((ms, round) => ms / (to.frontCpuByRound[round] ?? NaN)));
 
 export async function proxyCost(): Promise<void> {
   const script = compileServers();
@@ -101,16 +160,14 @@ export async function proxyCost(): Promise<void> {
     })
   ).json()) as { accessToken: string };
   const read = '/consultation/cns_demo_alex_rash';
-  const direct = await load('sandbox alone (sandbox)', `${sandbox.url}${read}`, accessToken, [sandbox]);
-
   const forwarder = await startServer(script, 'forwarder', { UPSTREAM_URL: sandbox.url });
-  const floor = await load('bare forwarder (forwarder + sandbox)', `${forwarder.url}${read}`, '', [
-    forwarder,
-    sandbox,
-  ]);
-  forwarder.stop();
-
-  const through = async (label: string, env: Record<string, string> = {}) => {
+  const redis = await startRedis().catch(() => undefined);
+  const proxies: { label: string; env: Record<string, string> }[] = [
+    { label: 'proxy, memory store (proxy + sandbox)', env: {} },
+    ...(redis ? [{ label: 'proxy, Redis store (proxy + sandbox)', env: { REDIS_URL: redis.url } }] : []),
+  ];
+  const proxyTargets: Target[] = [];
+  for (const { label, env } of proxies) {
     const proxy = await startServer(script, 'proxy', { UPSTREAM_URL: sandbox.url, ...env });
     const { token } = (await (
       await fetch(`${proxy.url}/session`, {
@@ -119,26 +176,37 @@ export async function proxyCost(): Promise<void> {
         body: '{}',
       })
     ).json()) as { token: string };
-    const result = await load(label, `${proxy.url}${read}`, token, [proxy, sandbox]);
-    proxy.stop();
-    return result;
-  };
-
-  const memory = await through('proxy, memory store (proxy + sandbox)');
-  const [proxyCpu = 0] = memory.cpuMsPerRead;
-  const [sandboxCpu = 0] = direct.cpuMsPerRead;
-  const [floorCpu = 0] = floor.cpuMsPerRead;
-  console.log(`  proxy / sandbox throughput: ${(memory.rps / direct.rps).toFixed(2)}×`);
-  console.log(
-    `  the proxy's CPU per read: ${proxyCpu.toFixed(3)} ms: ${(proxyCpu / sandboxCpu).toFixed(2)}× the sandbox's, ${(proxyCpu / floorCpu).toFixed(2)}× a bare forwarder's`,
-  );
-  const redis = await startRedis().catch(() => undefined);
-  if (redis) {
-    const withRedis = await through('proxy, Redis store (proxy + sandbox)', { REDIS_URL: redis.url });
+    proxyTargets.push({ label, url: `${proxy.url}${read}`, token, servers: [proxy, sandbox] });
+  }
+  const [direct, floor, memory, withRedis] = await measure([
+    {
+      label: 'sandbox alone (sandbox)',
+      url: `${sandbox.url}${read}`,
+      token: accessToken,
+      servers: [sandbox],
+    },
+    {
+      label: 'bare forwarder (forwarder + sandbox)',
+      url: `${forwarder.url}${read}`,
+      token: '',
+      servers: [forwarder, sandbox],
+    },
+    ...proxyTargets,
+  ]);
+  if (direct && floor && memory) {
+    const [proxyCpu = 0] = memory.cpuMsPerRead;
+    console.log(`  proxy / sandbox throughput: ${(memory.rps / direct.rps).toFixed(2)}×`);
+    console.log(
+      `  the proxy's CPU per read: ${proxyCpu.toFixed(3)} ms: ${cpuRatio(memory, direct).toFixed(2)}× the sandbox's, ${cpuRatio(memory, floor).toFixed(2)}× a bare forwarder's (medians of the rounds' ratios)`,
+    );
+  }
+  if (withRedis && memory) {
     console.log(`  Redis / memory store throughput: ${(withRedis.rps / memory.rps).toFixed(2)}×`);
-    await redis.stop();
+    console.log(`  Redis / memory store CPU per read: ${cpuRatio(withRedis, memory).toFixed(2)}×`);
   } else {
     console.log('  (redis-server not found: the Redis store is not measured)');
   }
+  for (const target of [forwarder, ...proxyTargets.map((target) => target.servers[0])]) target?.stop();
+  await redis?.stop();
   sandbox.stop();
 }
