@@ -102,7 +102,8 @@ async function measure(targets: Target[]): Promise<Measured[]> {
     headers: { authorization: `Bearer ${target.token}` },
   });
   for (const target of targets) await autocannon({ ...optionsOf(target), amount: WARM_UP_READS });
-  const totals = targets.map((target) => ({
+  const runs = targets.map((target) => ({
+    target,
     cpuMs: target.servers.map(() => 0),
     frontCpuByRound: [] as number[],
     reads: 0,
@@ -111,35 +112,34 @@ async function measure(targets: Target[]): Promise<Measured[]> {
     p99: [] as number[],
   }));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, target] of targets.entries()) {
-      const total = totals[i];
-      if (!total) continue;
+    for (const run of runs) {
+      const { target } = run;
       const before = await Promise.all(target.servers.map((server) => server.cpuMs()));
       const result = await autocannon({ ...optionsOf(target), duration: BATCH_SECONDS });
-      const reads = result.requests.total;
       const after = await Promise.all(target.servers.map((server) => server.cpuMs()));
       if (result.non2xx > 0 || result.errors > 0) {
         throw new Error(`${target.label}: ${result.non2xx} refused and ${result.errors} failed reads`);
       }
-      after.forEach((ms, j) => (total.cpuMs[j] = (total.cpuMs[j] ?? 0) + ms - (before[j] ?? 0)));
-      total.reads += reads;
-      total.frontCpuByRound.push(((after[0] ?? 0) - (before[0] ?? 0)) / reads);
-      total.rps.push(reads / BATCH_SECONDS);
-      total.p50.push(result.latency.p50);
-      total.p99.push(result.latency.p99);
+      const reads = result.requests.total;
+      const spent = after.map((ms, j) => ms - (before[j] ?? 0));
+      run.cpuMs = run.cpuMs.map((ms, j) => ms + (spent[j] ?? 0));
+      run.reads += reads;
+      run.frontCpuByRound.push((spent[0] ?? 0) / reads);
+      run.rps.push(reads / BATCH_SECONDS);
+      run.p50.push(result.latency.p50);
+      run.p99.push(result.latency.p99);
     }
   }
-  return targets.map((target, i) => {
-    const total = totals[i] ?? totals[0];
+  return runs.map((run) => {
     const measured: Measured = {
-      rps: median(total?.rps ?? []),
-      p50: median(total?.p50 ?? []),
-      p99: median(total?.p99 ?? []),
-      cpuMsPerRead: (total?.cpuMs ?? []).map((ms) => ms / (total?.reads ?? NaN)),
-      frontCpuByRound: total?.frontCpuByRound ?? [],
+      rps: median(run.rps),
+      p50: median(run.p50),
+      p99: median(run.p99),
+      cpuMsPerRead: run.cpuMs.map((ms) => ms / run.reads),
+      frontCpuByRound: run.frontCpuByRound,
     };
     console.log(
-      `  ${target.label.padEnd(36)} ${measured.rps.toFixed(0).padStart(6)} reads/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms  CPU/read ${measured.cpuMsPerRead.map((ms) => `${ms.toFixed(3)} ms`).join(' + ')}`,
+      `  ${run.target.label.padEnd(36)} ${measured.rps.toFixed(0).padStart(6)} reads/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms  CPU/read ${measured.cpuMsPerRead.map((ms) => `${ms.toFixed(3)} ms`).join(' + ')}`,
     );
     return measured;
   });

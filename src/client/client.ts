@@ -505,8 +505,7 @@ export class ConsultClient {
     signal: AbortSignal | undefined,
   ): Promise<{ response: FetchResponse; text: string }> {
     if (this.#fetchEnforcesLimits) {
-      // The fetch keeps both limits itself: nothing to watch here.
-      // `init` is this attempt's own: it takes the limits as they are.
+      // The fetch keeps both limits itself: `init` (this attempt's own) just carries them.
       init.timeoutMs = this.#timeoutMs;
       if (signal) init.signal = signal;
       const response = await this.#fetch(url, init);
@@ -523,12 +522,10 @@ export class ConsultClient {
             controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
           }, this.#timeoutMs)
         : undefined;
+    init.signal = controller.signal;
     try {
       // A fetch that ignored its signal would otherwise hold the call past a timeout or an abort.
-      const response = await abortable(
-        this.#fetch(url, { ...init, signal: controller.signal }),
-        controller.signal,
-      );
+      const response = await abortable(this.#fetch(url, init), controller.signal);
       return { response, text: await abortable(response.text(), controller.signal) };
     } catch (cause) {
       throw timedOut ? (controller.signal.reason as DOMException) : cause;

@@ -1,8 +1,7 @@
 /**
- * How the proxy makes its answers, in the way that costs least on Node: plain headers, which the
- * Node adapter writes as they are. A member's read is mostly Node's HTTP and the upstream call;
- * fetch `Headers` on a response (every name and value checked, then copied again on the way out)
- * would cost as much as everything the proxy itself decides.
+ * How the proxy makes its answers, in the way that costs least on Node: with plain headers, which
+ * the Node adapter writes as they are. Fetch `Headers` on a response would have every name and
+ * value checked, then be copied again on the way out.
  */
 import type { ProblemError } from '../server/problems.js';
 
@@ -15,32 +14,29 @@ export const NO_STORE_HEADERS = Object.freeze({
 // Shared by every answer, so frozen: whatever adds a header to an answer copies them first.
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json', ...NO_STORE_HEADERS });
 
-/** Responses made by `json`, which carry `NO_STORE_HEADERS` already. */
+/** Responses made here, which carry `NO_STORE_HEADERS` already. */
 const hardenedResponses = new WeakSet<Response>();
 
-/** Whether `response` was made by `json` (and so needs no more headers). */
+/** Whether `response` was made here (and so needs no more headers). */
 export const isHardened = (response: Response): boolean => hardenedResponses.has(response);
 
-/** A JSON answer with the no-store headers, as plain headers the Node adapter writes as they are. */
-export function json(body: unknown, status = 200): Response {
-  const response = new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+function hardened(body: string | null, status: number, headers: Record<string, string>): Response {
+  const response = new Response(body, { status, headers });
   hardenedResponses.add(response);
   return response;
 }
+
+/** A JSON answer with the no-store headers. */
+export const json = (body: unknown, status = 200): Response =>
+  hardened(JSON.stringify(body), status, JSON_HEADERS);
 
 /** A refusal as `application/problem+json`, with the no-store headers and the error's own. */
-export function problem(error: ProblemError): Response {
-  const response = new Response(JSON.stringify(error.toProblem()), {
-    status: error.status,
-    headers: { 'content-type': 'application/problem+json', ...NO_STORE_HEADERS, ...error.headers },
+export const problem = (error: ProblemError): Response =>
+  hardened(JSON.stringify(error.toProblem()), error.status, {
+    'content-type': 'application/problem+json',
+    ...NO_STORE_HEADERS,
+    ...error.headers,
   });
-  hardenedResponses.add(response);
-  return response;
-}
 
 /** An empty answer (204) with the no-store headers. */
-export function noContent(): Response {
-  const response = new Response(null, { status: 204, headers: NO_STORE_HEADERS });
-  hardenedResponses.add(response);
-  return response;
-}
+export const noContent = (): Response => hardened(null, 204, NO_STORE_HEADERS);

@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
 import { isHardened, NO_STORE_HEADERS } from './http.js';
-import { header } from '../server/request-header.js';
+import { declaresBody, header } from '../server/request-header.js';
 import { isEnded } from './sessions.js';
 import {
   DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
@@ -45,9 +45,7 @@ export const noStore = createMiddleware(async (c, next) => {
 
 /** A request body is JSON, declared as such; anything else is a 415 before any work is done. */
 export const requireJson = createMiddleware(async (c, next) => {
-  const hasBody =
-    header(c, 'transfer-encoding') !== undefined || Number(header(c, 'content-length') ?? 0) > 0;
-  if (hasBody && c.req.method !== 'GET') {
+  if (declaresBody(c) && c.req.method !== 'GET') {
     const type = (header(c, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
       throw new ProblemError(

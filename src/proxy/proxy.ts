@@ -127,9 +127,12 @@ export function createProxy(options: ProxyOptions): ConsultProxy {
  * its own app: mounted with `route()`, each handler of an app with an error handler of its own is
  * wrapped once more, on every request.
  */
-// `root` only takes the error handler, whatever its environment.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function installProxy(root: Hono<any>, app: Hono<ProxyEnv>, options: ProxyOptions): ProxyControls {
+export function installProxy(
+  // Only its error handler is set, whatever its environment.
+  root: { onError(handler: (error: Error) => Response): unknown },
+  app: Hono<ProxyEnv>,
+  options: ProxyOptions,
+): ProxyControls {
   checkOptions(options);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const upstreamFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));

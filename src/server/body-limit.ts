@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ProblemError, problemResponse } from './problems.js';
-import { header } from './request-header.js';
+import { declaresBody } from './request-header.js';
 
 /** Refuses bodies over `maxBytes` with a 413 problem, before any work is done. */
 export const limitBody = (maxBytes: number): MiddlewareHandler => {
@@ -19,10 +19,8 @@ export const limitBody = (maxBytes: number): MiddlewareHandler => {
       ),
   });
   return async (c, next) => {
-    // Without either header a request has no body, and looking for one would cost a copy of the request.
-    if (header(c, 'content-length') === undefined && header(c, 'transfer-encoding') === undefined) {
-      return next();
-    }
+    // A request that declares no body has none, and looking for one would cost a copy of the request.
+    if (!declaresBody(c)) return next();
     return limit(c, next);
   };
 };

@@ -23,3 +23,7 @@ export function header(c: Context, name: string): string | undefined {
   }
   return c.req.header(name);
 }
+
+/** Whether the request says it carries a body: a length above 0, or a chunked one. */
+export const declaresBody = (c: Context): boolean =>
+  header(c, 'transfer-encoding') !== undefined || Number(header(c, 'content-length') ?? 0) > 0;
