@@ -33,7 +33,7 @@ export default defineConfig({
             },
             {
               name: 'core',
-              test: /node_modules\/(lit|lit-html|lit-element|@lit|eventsource-parser)\/|src\/(client|elements\/shared)\//,
+              test: /node_modules\/(lit|lit-html|lit-element|@lit|eventsource-parser)\/|src\/(client|session|elements\/shared)\//,
             },
           ],
         },

@@ -25,7 +25,7 @@ export {
   type SessionGrant,
   type SessionOptions,
   type SessionUser,
-} from './elements/shared/session.js';
+} from './session/session.js';
 export * from './elements/shared/events.js';
 export {
   LANGUAGES,

@@ -4,7 +4,7 @@
  * elements against it exactly as they would run against a deployed proxy, with no server.
  */
 import { Hono } from 'hono';
-import type { SessionGrant } from '../elements/shared/session.js';
+import type { SessionGrant } from '../session/session.js';
 import { demoSignIn } from '../proxy/demo.js';
 import type { ProxyOptions } from '../proxy/options.js';
 import { createProxy, type ConsultProxy } from '../proxy/proxy.js';

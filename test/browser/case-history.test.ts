@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
-import { SessionManager } from '../../src/elements/shared/session.js';
+import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { inSession, shadowText } from './support/backend.js';

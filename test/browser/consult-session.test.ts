@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
-import { SessionManager } from '../../src/elements/shared/session.js';
+import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText } from './support/backend.js';
 

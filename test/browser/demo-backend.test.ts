@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { ConsultClient } from '../../src/client/index.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
-import { SessionManager, type ConsultationUpdate } from '../../src/elements/shared/session.js';
+import { SessionManager, type ConsultationUpdate } from '../../src/session/session.js';
 
 // The proxy over the sandbox, in the page: what Storybook and the element tests run against.
 describe('the demo backend in a page', () => {

@@ -5,7 +5,7 @@ import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.
 import type { NavigatorHandoffEvent, NavigatorMessageEvent } from '../../src/elements/shared/events.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { preloadMarkdown } from '../../src/elements/shared/markdown.js';
-import { SessionManager, type SessionGrant } from '../../src/elements/shared/session.js';
+import { SessionManager, type SessionGrant } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText, upstreamCalls } from './support/backend.js';
 

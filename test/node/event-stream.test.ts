@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { EventStream } from '../../src/elements/shared/event-stream.js';
+import { EventStream } from '../../src/session/event-stream.js';
 import { eventually } from './support/proxy.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, attempt: number) => void;

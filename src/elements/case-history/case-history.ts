@@ -10,7 +10,7 @@ import { isOlder } from '../shared/consultations.js';
 import { FocusController } from '../shared/focus.js';
 import { LiveUpdatesController } from '../shared/live-updates.js';
 import { LocalizeController } from '../shared/localize.js';
-import type { SessionManager } from '../shared/session.js';
+import type { SessionManager } from '../../session/session.js';
 import { statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './case-history.styles.js';
 

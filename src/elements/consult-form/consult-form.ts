@@ -13,7 +13,7 @@ import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController } from '../shared/localize.js';
-import type { Eligibility } from '../shared/session.js';
+import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 
 /** The counter appears once a question is this long, before the limit bites. */

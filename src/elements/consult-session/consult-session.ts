@@ -4,7 +4,7 @@ import { property, state } from 'lit/decorators.js';
 import { ConsultElement } from '../shared/consult-element.js';
 import { SessionExpiredEvent } from '../shared/events.js';
 import { LocalizeController } from '../shared/localize.js';
-import { SessionManager, sessionContext, type SessionGrant, type SessionStatus } from '../shared/session.js';
+import { SessionManager, sessionContext, type SessionGrant, type SessionStatus } from '../../session/session.js';
 import { styles } from './consult-session.styles.js';
 
 /**

@@ -19,7 +19,7 @@ import { fileName, hostOf, httpsUrl } from '../shared/links.js';
 import { LiveUpdatesController } from '../shared/live-updates.js';
 import { LocalizeController } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
-import type { SessionManager } from '../shared/session.js';
+import type { SessionManager } from '../../session/session.js';
 import { statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
 import { isOlder } from '../shared/consultations.js';

@@ -12,7 +12,7 @@ import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
 import { LocalizeController, type Formatters } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
-import type { Eligibility, SessionManager } from '../shared/session.js';
+import type { Eligibility, SessionManager } from '../../session/session.js';
 import { styles } from './navigator-chat.styles.js';
 
 /** The proxy refuses longer messages. */

@@ -12,7 +12,7 @@ import {
   resolveLanguage,
   type LocalizedHost,
 } from './localize.js';
-import { SessionManager, sessionContext, type SessionUser } from './session.js';
+import { SessionManager, sessionContext, type SessionUser } from '../../session/session.js';
 import { hostStyles } from './styles.js';
 
 export { VERSION };

@@ -4,7 +4,7 @@
  * `{ "v": 1, "value": … }` under the member's namespace in sessionStorage (see drafts.ts). The
  * session clears them on sign-out and when another member signs in.
  */
-import { clearDraft, loadDraft, saveDraft } from './drafts.js';
+import { clearDraft, loadDraft, saveDraft } from '../../session/drafts.js';
 
 interface StoredDraft<T> {
   v: 1;

@@ -3,7 +3,7 @@
  * the live stream is open, and polling while it is not.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ConsultationUpdate, SessionManager } from './session.js';
+import type { ConsultationUpdate, SessionManager } from '../../session/session.js';
 
 /** What the host decides: what an update does to its data, what to poll and when. */
 export interface LiveUpdatesOptions {

@@ -5,7 +5,7 @@
  * (`Last-Event-ID`). The session owns one and opens it while anyone listens.
  */
 import { createParser } from 'eventsource-parser';
-import { backoffDelay } from '../../client/retry.js';
+import { backoffDelay } from '../client/retry.js';
 
 export interface EventStreamOptions {
   /** The stream's URL. */

@@ -8,10 +8,10 @@
  * client), one retry on 401, then `expired` and no loop. The token lives only in memory.
  */
 import { createContext } from '@lit/context';
-import { ConsultClient } from '../../client/client.js';
-import { ApiError } from '../../client/errors.js';
-import { expiryTime } from '../../client/auth.js';
-import { backoffDelay, parseRetryAfter, sleep } from '../../client/retry.js';
+import { ConsultClient } from '../client/client.js';
+import { ApiError } from '../client/errors.js';
+import { expiryTime } from '../client/auth.js';
+import { backoffDelay, parseRetryAfter, sleep } from '../client/retry.js';
 import {
   asBrowserClient,
   type BrowserClient,
@@ -19,7 +19,7 @@ import {
   type ConsultationView,
   type MemberView,
   type SessionGrant,
-} from '../../client/browser-types.js';
+} from '../client/browser-types.js';
 import { clearDrafts, clearDraftsExcept } from './drafts.js';
 import { EventStream } from './event-stream.js';
 
