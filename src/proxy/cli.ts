@@ -7,7 +7,8 @@
  *   CONSULT_SESSION_SECRET    signs widget tokens, 32+ characters                      required
  *   CONSULT_SUB_PARTNER       subPartnerName for the access token                      optional
  *   CONSULT_ALLOWED_ORIGINS   comma-separated browser origins allowed across origins   optional
- *   CONSULT_PUBLIC_URL        this proxy's public URL with its base path; registers the webhook
+ *   CONSULT_PUBLIC_URL        this proxy's public URL with its base path; registers the webhook,
+ *                             so answers are pushed live (without it the elements poll)
  *   CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means
  *   CONSULT_DEMO_SIGN_IN      1: sign in with {"demoUser": "alex"} (sandbox upstream only)
  *   CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional

@@ -73,7 +73,12 @@ export interface ProxyOptions {
   widgetTokenTtlSeconds?: number;
   /** Verifies upstream webhooks (Standard Webhooks `whsec_…`). Registration at start provides one. */
   webhookSecret?: string;
-  /** This proxy's public URL including its base path; given it, the proxy registers its webhook upstream. */
+  /**
+   * This proxy's public URL including its base path; given it, the proxy registers its webhook
+   * upstream and pushes answers to the member's open elements. Without it, the event stream's
+   * `ready` says `webhooks: false`, the elements poll open consultations, and the proxy logs a
+   * warning at start.
+   */
   publicUrl?: string;
   /** Heartbeat interval of event streams. Default 15 s. */
   heartbeatMs?: number;

@@ -110,6 +110,11 @@ async function registerWebhook(core: ProxyCore, key: string, url: string): Promi
   return winner;
 }
 
+/** Logged once at start by a proxy without `publicUrl`: its members' answers do not come live. */
+const NO_PUBLIC_URL_WARNING =
+  'no public URL, so no webhook is registered: live answers fall back to polling (about 10 s late); ' +
+  'set CONSULT_PUBLIC_URL (or the publicUrl option) to push them';
+
 /** An error from reading a request body the client aborted or framed wrongly. */
 function isBodyAborted(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
@@ -231,6 +236,9 @@ export function installProxy(
       level: 'warn',
       message: 'per-address rate limits are off: pass clientAddress (the Node entry uses the socket address)',
     });
+  }
+  if (!options.publicUrl) {
+    core.log({ level: 'warn', message: NO_PUBLIC_URL_WARNING });
   }
 
   // The webhook registration outlives this process: kept in the store (shared by every instance),

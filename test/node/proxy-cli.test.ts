@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readProxyEnv } from '../../src/proxy/cli.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
-import { rawRequest } from './support/proxy.js';
+import { freePort, openEventStream, rawRequest } from './support/proxy.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'cli-test-session-secret-0123456789-abcdefghijkl';
@@ -139,6 +139,7 @@ function startCli(env: Record<string, string>, entry = 'src/proxy/cli.ts'): Chil
     CONSULT_UPSTREAM_URL: _u,
     CONSULT_API_KEY: _k,
     CONSULT_SESSION_SECRET: _s,
+    CONSULT_PUBLIC_URL: _p,
     ...inherited
   } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -154,6 +155,43 @@ function startCli(env: Record<string, string>, entry = 'src/proxy/cli.ts'): Chil
   const guard = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
   void exited.finally(() => clearTimeout(guard));
   return { process: child, output: () => output, exited };
+}
+
+/** Waits for the CLI's start line and answers the proxy's origin. */
+function started(child: Child): Promise<string> {
+  return within(
+    (async () => {
+      for (;;) {
+        const match = /consult-proxy on (http:\/\/127\.0\.0\.1:\d+)\/consult/.exec(child.output());
+        if (match?.[1]) return match[1];
+        if (child.process.exitCode !== null) throw new Error(`the CLI exited: ${child.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })(),
+    CHILD_TIMEOUT_MS,
+    'the CLI to start',
+  );
+}
+
+/** The JSON log lines the CLI printed that warn about a missing public URL. */
+function publicUrlWarnings(output: string): Array<Record<string, unknown>> {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry['level'] === 'warn' && /no public URL/i.test(String(entry['message'])));
+}
+
+/** The data of the `ready` event a member's event stream on the CLI's proxy starts with. */
+async function readyData(origin: string, token: string): Promise<Record<string, unknown>> {
+  const stream = await openEventStream(`${origin}/consult/events`, token);
+  try {
+    assert.equal(stream.status, 200);
+    const ready = await stream.next((item) => item.event === 'ready');
+    return JSON.parse(ready.data ?? '{}') as Record<string, unknown>;
+  } finally {
+    stream.close();
+  }
 }
 
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -241,18 +279,7 @@ describe('consult-proxy as a process', () => {
       PORT: '0',
     });
     children.push(child);
-    const url = await within(
-      (async () => {
-        for (;;) {
-          const match = /consult-proxy on (http:\/\/127\.0\.0\.1:\d+)\/consult/.exec(child.output());
-          if (match?.[1]) return match[1];
-          if (child.process.exitCode !== null) throw new Error(`the CLI exited: ${child.output()}`);
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-      })(),
-      CHILD_TIMEOUT_MS,
-      'the CLI to start',
-    );
+    const url = await started(child);
     const health = await rawRequest(url, 'GET', '/consult/healthz');
     assert.equal(health.status, 200);
     assert.deepEqual(health.body, { ok: true });
@@ -265,5 +292,59 @@ describe('consult-proxy as a process', () => {
     child.process.kill('SIGTERM');
     const code = await within(child.exited, 5000, 'the CLI to stop');
     assert.equal(code, 0, child.output());
+  });
+
+  it('without CONSULT_PUBLIC_URL: warns once, as a JSON log line, that answers are polled and what to set', async () => {
+    const child = startCli({
+      CONSULT_UPSTREAM_URL: sandbox.url,
+      CONSULT_API_KEY: 'sandbox-api-key',
+      CONSULT_SESSION_SECRET: SECRET,
+      CONSULT_DEMO_SIGN_IN: '1',
+      PORT: '0',
+    });
+    children.push(child);
+    const url = await started(child);
+    const warnings = publicUrlWarnings(child.output());
+    assert.equal(warnings.length, 1, child.output());
+    const message = String(warnings[0]?.['message']);
+    assert.match(message, /no webhook is registered/);
+    assert.match(message, /polling/);
+    assert.match(message, /set CONSULT_PUBLIC_URL/);
+    assert.equal(typeof warnings[0]?.['time'], 'string');
+    // The member's stream says so too: answers will not be pushed.
+    const session = await rawRequest(url, 'POST', '/consult/session', { body: { demoUser: 'alex' } });
+    assert.equal(session.status, 200, session.text);
+    assert.equal((await readyData(url, session.body.token))['webhooks'], false);
+
+    child.process.kill('SIGTERM');
+    assert.equal(await within(child.exited, 5000, 'the CLI to stop'), 0, child.output());
+    assert.equal(publicUrlWarnings(child.output()).length, 1, 'said once, at start');
+  });
+
+  it('with CONSULT_PUBLIC_URL: registers its webhook, no such warning, and the stream says webhooks: true', async () => {
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}/consult`;
+    const child = startCli({
+      CONSULT_UPSTREAM_URL: sandbox.url,
+      CONSULT_API_KEY: 'sandbox-api-key',
+      CONSULT_SESSION_SECRET: SECRET,
+      CONSULT_DEMO_SIGN_IN: '1',
+      CONSULT_PUBLIC_URL: publicUrl,
+      PORT: String(port),
+    });
+    children.push(child);
+    const url = await started(child);
+    assert.deepEqual(publicUrlWarnings(child.output()), [], child.output());
+    assert.doesNotMatch(child.output(), /CONSULT_PUBLIC_URL/);
+    const hooks = [...sandbox.sandbox.state.webhooks.values()].filter(
+      (w) => w.url === `${publicUrl}/webhooks`,
+    );
+    assert.equal(hooks.length, 1, 'its webhook is registered');
+    const session = await rawRequest(url, 'POST', '/consult/session', { body: { demoUser: 'alex' } });
+    assert.equal(session.status, 200, session.text);
+    assert.equal((await readyData(url, session.body.token))['webhooks'], true);
+
+    child.process.kill('SIGTERM');
+    assert.equal(await within(child.exited, 5000, 'the CLI to stop'), 0, child.output());
   });
 });

@@ -7,6 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { MemoryStore } from '../../src/proxy/store.js';
+import { createProxy } from '../../src/proxy/proxy.js';
+import type { ProxyLogEntry } from '../../src/proxy/options.js';
+import { demoSignIn } from '../../src/proxy/demo.js';
 import { signedDelivery } from './support/webhooks.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
@@ -67,6 +70,14 @@ const deliver = (delivery: { headers: Record<string, string>; rawBody: string },
 
 const consultationEvents = (stream: SseStream) =>
   stream.events('consultation').map((item) => JSON.parse(item.data ?? '{}') as Record<string, unknown>);
+
+/** The data of a stream's `ready` event. */
+const readyData = (stream: SseStream) =>
+  JSON.parse(stream.events('ready')[0]?.data ?? '{}') as { expiresAt?: string; webhooks?: unknown };
+
+/** The start-up warnings about a missing public URL: answers fall back to polling. */
+const noPublicUrlWarnings = (logs: readonly ProxyLogEntry[]) =>
+  logs.filter((entry) => entry.level === 'warn' && /no public URL/i.test(entry.message));
 
 describe('S10: webhook signatures (Standard Webhooks vectors)', () => {
   const event = { type: 'questionResolved', caseId: 'cns_demo_alex_rash', userId: ALEX };
@@ -214,6 +225,21 @@ describe('S10 end to end: a proxy registered upstream gets the sandbox’s event
     await registered?.close();
   });
 
+  it('its ready event says webhooks: true, and it logs no warning about a public URL', async () => {
+    const stream = await open(registered, 'alex');
+    const ready = readyData(stream);
+    assert.equal(ready.webhooks, true);
+    assert.ok(Date.parse(ready.expiresAt ?? '') > Date.now());
+    assert.deepEqual(Object.keys(ready).sort(), ['expiresAt', 'webhooks']);
+    assert.deepEqual(noPublicUrlWarnings(registered.logs), []);
+    assert.deepEqual(
+      registered.logs.filter((entry) => entry.level !== 'info'),
+      [],
+      'nothing but info lines at start',
+    );
+    stream.close();
+  });
+
   it('registering at start creates one webhook at the proxy’s public URL', () => {
     const hooks = [...sandbox.sandbox.state.webhooks.values()].filter((w) =>
       w.url.startsWith(registered.origin),
@@ -345,6 +371,55 @@ describe('the event stream', () => {
       1000,
     );
     stream.close();
+  });
+
+  it('without a public URL: ready says webhooks: false, and one warning names CONSULT_PUBLIC_URL', async () => {
+    const stream = await open(limited, 'alex');
+    const ready = readyData(stream);
+    assert.equal(ready.webhooks, false);
+    assert.deepEqual(Object.keys(ready).sort(), ['expiresAt', 'webhooks']);
+    stream.close();
+    const warnings = noPublicUrlWarnings(limited.logs);
+    assert.equal(warnings.length, 1, JSON.stringify(limited.logs));
+    assert.match(warnings[0]?.message ?? '', /no webhook is registered/);
+    assert.match(warnings[0]?.message ?? '', /polling/);
+    assert.match(warnings[0]?.message ?? '', /CONSULT_PUBLIC_URL/);
+    assert.match(warnings[0]?.message ?? '', /publicUrl/);
+    // Said at start, not per stream or request.
+    const again = await open(limited, 'noor');
+    again.close();
+    assert.equal(noPublicUrlWarnings(limited.logs).length, 1);
+  });
+
+  it('createProxy without a public URL warns once per proxy, through its logger; with one, not at all', () => {
+    const options = {
+      upstreamUrl: 'http://127.0.0.1:9',
+      apiKey: 'sandbox-api-key',
+      sessionSecret: 'library-session-secret-0123456789-abcdefghijkl',
+      authenticate: demoSignIn(),
+      // No upstream call is made: the warning is the proxy's own, at creation.
+      fetch: () => Promise.reject(new Error('offline')),
+    };
+    const without: ProxyLogEntry[] = [];
+    createProxy({ ...options, logger: (entry) => without.push(entry) });
+    const warnings = noPublicUrlWarnings(without);
+    assert.equal(warnings.length, 1, JSON.stringify(without));
+    assert.match(warnings[0]?.message ?? '', /CONSULT_PUBLIC_URL/);
+
+    const other: ProxyLogEntry[] = [];
+    createProxy({ ...options, logger: (entry) => other.push(entry) });
+    assert.equal(noPublicUrlWarnings(other).length, 1, 'each proxy says it once');
+    assert.equal(noPublicUrlWarnings(without).length, 1, 'and not again for the first');
+
+    // Its registration fails (no upstream here): only whether the warning is logged matters.
+    const withUrl: ProxyLogEntry[] = [];
+    const registering = createProxy({
+      ...options,
+      publicUrl: 'http://127.0.0.1:9/consult',
+      logger: (entry) => withUrl.push(entry),
+    });
+    void registering.ready.catch(() => undefined);
+    assert.deepEqual(noPublicUrlWarnings(withUrl), []);
   });
 
   it('ends with a session-expired event when the widget token expires', async () => {

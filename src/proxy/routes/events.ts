@@ -4,6 +4,12 @@
  * line every `heartbeatMs` keeps intermediaries from closing it; it ends when the token expires.
  * Every consultation event carries an `id:`; a stream opened with `Last-Event-ID` first replays
  * what the member missed (see event-log.ts), or says `reset` when that is too old to replay.
+ *
+ * The first event is `ready`, once the stream hears the member's events:
+ * `{"expiresAt": "<ISO time the widget token ends>", "webhooks": true|false}`. `webhooks` is true
+ * when this proxy has a `publicUrl`: it registers its webhook upstream and pushes consultation
+ * events here. False otherwise: the elements then poll the member's open consultations (a proxy
+ * given only `webhookSecret` still relays the deliveries it receives).
  */
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -17,6 +23,8 @@ import { concerns, sessionsChannel } from '../sessions.js';
 export function eventRoutes(core: ProxyCore) {
   const open = new Map<string, number>();
   const heartbeatMs = core.options.heartbeatMs ?? 15_000;
+  // Fixed for the proxy's life: whether consultation events are pushed, or the page must poll.
+  const webhooks = Boolean(core.options.publicUrl);
 
   return new Hono<ProxyEnv>().get('/events', requireMember(core), (c) => {
     const identity = member(c);
@@ -86,7 +94,7 @@ export function eventRoutes(core: ProxyCore) {
         ]);
         await stream.writeSSE({
           event: 'ready',
-          data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString() }),
+          data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString(), webhooks }),
         });
         const missed = await missedSince(core, userId, replayFrom);
         // Too old to replay (or not an id of ours): the elements read everything again.
