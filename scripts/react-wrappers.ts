@@ -1,25 +1,30 @@
 /**
  * Writes `src/react/index.ts` (`consult-elements/react`) from custom-elements.json: one React
- * component per element, made with @lit/react, each event an `onConsultSubmitted`-style prop typed
- * with its event class. `npm run generate` runs it; test/node/react.test.ts fails when the file
- * and the manifest disagree.
+ * component per element of the registry (src/elements/registry.ts), in its order and named after
+ * its class, made with @lit/react, each event an `onConsultSubmitted`-style prop typed with its
+ * event class. `npm run generate` runs it; test/node/react.test.ts fails when the file and the
+ * manifest disagree.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { ELEMENT_ORDER, elementsOf, readManifest, type Manifest } from './element-reference.js';
+import { ELEMENTS, elementModulePath } from '../src/elements/registry.js';
+import { elementsOf, readManifest, type Manifest } from './element-reference.js';
 
 export const WRAPPERS_PATH = new URL('../src/react/index.ts', import.meta.url);
 
-/** `consult-form` → `ConsultForm`: an element's component and class name. */
+/** `consult-form` → `ConsultForm`: the PascalCase of a tag (an element's class and component name). */
 export const componentName = (tag: string) =>
   tag.replace(/(^|-)([a-z])/g, (_, __: string, letter: string) => letter.toUpperCase());
 
 /** `consult-submitted` → `onConsultSubmitted`. */
 export const eventProp = (event: string) => `on${componentName(event)}`;
 
-/** The module path of an element's class, from its tag (the folders follow the tags). */
-const modulePath = (tag: string) => `../elements/${tag}/${tag}.js`;
+/** The module of an element's class, as src/react/index.ts imports it. */
+const modulePath = (tag: string) =>
+  elementModulePath(tag)
+    .replace(/^src\//, '../')
+    .replace(/\.ts$/, '.js');
 
 /** The wrappers as the repository keeps them: formatted by its Prettier settings. */
 export async function formattedWrappers(manifest: Manifest): Promise<string> {
@@ -31,10 +36,9 @@ export function renderWrappers(manifest: Manifest): string {
   const elements = elementsOf(manifest);
   const imports: string[] = [];
   const components: string[] = [];
-  for (const tag of ELEMENT_ORDER) {
+  for (const { tag, className: name } of ELEMENTS) {
     const element = elements.get(tag);
     if (!element) throw new Error(`custom-elements.json has no <${tag}>`);
-    const name = componentName(tag);
     imports.push(`import { ${name} as ${name}Element } from '${modulePath(tag)}';`);
     const events = (element.events ?? []).map(
       (event) =>
@@ -65,7 +69,7 @@ ${imports.join('\n')}
 ${components.join('\n\n')}
 
 for (const [tag, element] of [
-${ELEMENT_ORDER.map((tag) => `  ['${tag}', ${componentName(tag)}Element],`).join('\n')}
+${ELEMENTS.map(({ tag, className }) => `  ['${tag}', ${className}Element],`).join('\n')}
 ] as const) {
   element.define(tag);
 }

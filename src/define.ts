@@ -16,6 +16,7 @@ import type { ConsultThread } from './elements/consult-thread/consult-thread.js'
 import type { ConsultElement } from './elements/shared/consult-element.js';
 import type { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
 import type { PrescriptionRequest } from './elements/prescription-request/prescription-request.js';
+import type { ElementTag } from './elements/registry.js';
 
 export {
   LANGUAGES,
@@ -29,7 +30,10 @@ export { VERSION } from './version.js';
 
 type Loader = () => Promise<typeof ConsultElement>;
 
-/** Each element's code, a chunk of its own; shared code (Lit, the session, the client) is one chunk. */
+/**
+ * Each element's code, a chunk of its own; shared code (Lit, the session, the client) is one chunk.
+ * Its tags are the registry's (src/elements/registry.ts), no more and no fewer.
+ */
 export const ELEMENTS: Readonly<Record<string, Loader>> = {
   'consult-session': () =>
     import('./elements/consult-session/consult-session.js').then((module) => module.ConsultSession),
@@ -47,7 +51,7 @@ export const ELEMENTS: Readonly<Record<string, Loader>> = {
     import('./elements/prescription-request/prescription-request.js').then(
       (module) => module.PrescriptionRequest,
     ),
-};
+} satisfies { readonly [Tag in ElementTag]: Loader };
 
 const started = new Map<string, Promise<CustomElementConstructor>>();
 

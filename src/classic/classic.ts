@@ -14,6 +14,8 @@ import { ConsultSession } from '../elements/consult-session/consult-session.js';
 import { ConsultThread } from '../elements/consult-thread/consult-thread.js';
 import { NavigatorChat } from '../elements/navigator-chat/navigator-chat.js';
 import { PrescriptionRequest } from '../elements/prescription-request/prescription-request.js';
+import { ELEMENTS, type ElementClassName } from '../elements/registry.js';
+import type { ConsultElement } from '../elements/shared/consult-element.js';
 import { registerTranslation, type TranslationOverride } from '../elements/shared/localize.js';
 
 export { LANGUAGES, registerTranslation } from '../elements/shared/localize.js';
@@ -28,16 +30,17 @@ export {
   PrescriptionRequest,
 };
 
-const ELEMENTS = {
-  'consult-session': ConsultSession,
-  'consult-form': ConsultForm,
-  'case-history': CaseHistory,
-  'consult-thread': ConsultThread,
-  'navigator-chat': NavigatorChat,
-  'consult-access': ConsultAccess,
-  'prescription-request': PrescriptionRequest,
-};
-for (const [name, element] of Object.entries(ELEMENTS)) element.define(name);
+/** The classes by name; the registry gives each one's tag. */
+const CLASSES = {
+  CaseHistory,
+  ConsultAccess,
+  ConsultForm,
+  ConsultSession,
+  ConsultThread,
+  NavigatorChat,
+  PrescriptionRequest,
+} satisfies Record<ElementClassName, typeof ConsultElement>;
+for (const { tag, className } of ELEMENTS) CLASSES[className].define(tag);
 
 // A language file that ran before this one left its strings here.
 declare global {
