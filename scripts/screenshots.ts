@@ -19,6 +19,31 @@ const VIEWS = [
   // An answered consultation opened from the list: the thread with its professional.
   { name: 'wide-thread', width: 1280, height: 900, scheme: 'light', member: 'alex', open: 2 },
   { name: 'phone-thread-dark', width: 375, height: 812, scheme: 'dark', member: 'alex', open: 2 },
+  // A question sent from the form: it opens in the list, where its answer arrives; the form starts afresh.
+  {
+    name: 'wide-sent',
+    width: 1280,
+    height: 900,
+    scheme: 'light',
+    member: 'alex',
+    send: 'Can I take ibuprofen?',
+  },
+  {
+    name: 'phone-sent-dark',
+    width: 375,
+    height: 812,
+    scheme: 'dark',
+    member: 'alex',
+    send: 'Can I take ibuprofen?',
+  },
+  {
+    name: 'wide-sent-arabic',
+    width: 1280,
+    height: 900,
+    scheme: 'light',
+    member: 'noor',
+    send: 'هل يمكنني تناول الإيبوبروفين؟',
+  },
 ] as const;
 
 mkdirSync(OUT, { recursive: true });
@@ -66,6 +91,16 @@ try {
         null,
         { timeout: 15_000 },
       );
+    }
+    if ('send' in view) {
+      const question = page.locator('consult-form textarea').first();
+      await question.click();
+      await question.pressSequentially(view.send);
+      await page.locator('consult-form [part~="submit-button"]').click();
+      await page
+        .locator('case-history consult-thread [part~="answer"] p')
+        .first()
+        .waitFor({ timeout: 20_000 });
     }
     await page.waitForTimeout(500);
     await page.screenshot({ path: `${OUT}/${view.name}.png`, fullPage: process.argv.includes('--full') });

@@ -22,6 +22,9 @@ export const ConsultSession = createComponent({
   elementClass: ConsultSessionElement,
   events: {
     onSessionExpired: 'session-expired' as EventName<GlobalEventHandlersEventMap['session-expired']>,
+    onConsultUnreadChanged: 'consult-unread-changed' as EventName<
+      GlobalEventHandlersEventMap['consult-unread-changed']
+    >,
   },
 });
 
@@ -73,7 +76,7 @@ export const NavigatorChat = createComponent({
   },
 });
 
-/** `<consult-access>`: The member's plan at a glance: whether it includes questions to a doctor, until when, whether it is ending soon or was renewed (with its history), canceled, run out, or missing. It reads the member's subscriptions and, for a renewed plan, its history, through the proxy. Its words come from the same knowledge `<consult-form>` and the navigator's hand-off use. */
+/** `<consult-access>`: The member's plan at a glance: whether it includes questions to a doctor, until when, whether it is ending soon or was renewed (with its history), canceled, run out, or missing. It shows the member's subscriptions from the session's member state (the same plan check `<consult-form>` and the navigator's hand-off use, made once for the page) and, for a renewed plan, reads its history through the proxy. */
 export const ConsultAccess = createComponent({
   react: React,
   tagName: 'consult-access',

@@ -16,12 +16,13 @@ import {
   asBrowserClient,
   type BrowserClient,
   type ConsultationEvent,
-  type ConsultationView,
   type MemberView,
   type SessionGrant,
 } from '../client/browser-types.js';
 import { clearDrafts, clearDraftsExcept } from './drafts.js';
+import { Announcer } from './announcer.js';
 import { EventStream } from './event-stream.js';
+import { MemberState, type Eligibility, type MemberStateOptions } from './member-state.js';
 
 export type { SessionGrant };
 /** The member as the proxy describes them. */
@@ -29,11 +30,7 @@ export type SessionUser = MemberView;
 
 export type SessionStatus = 'idle' | 'signing-in' | 'ready' | 'expired' | 'error';
 
-/** Whether the member may ask a doctor now: an active plan, no plan, or an account that is not active. */
-export type Eligibility = 'eligible' | 'no-subscription' | 'inactive';
-
-/** How long one plan check answers every element of the session. */
-const ELIGIBILITY_TTL_MS = 60_000;
+export type { Eligibility };
 
 export interface SessionOptions {
   /** The proxy's base URL, for example `/consult`. */
@@ -44,12 +41,10 @@ export interface SessionOptions {
   signInBody?: Record<string, unknown>;
   /** Default the global fetch. */
   fetch?: typeof fetch;
-}
-
-/** A consultation changed upstream; `consultation` is the re-read record. */
-export interface ConsultationUpdate {
-  type: string;
-  consultation: ConsultationView;
+  /** The member state's polling pace (tests set a faster one). */
+  poll?: MemberStateOptions['poll'];
+  /** The member state's polling timer (tests record the waits). */
+  pollTimer?: MemberStateOptions['timer'];
 }
 
 /** A grant, with its expiry in ms and whether it was fetched because the proxy refused the one before. */
@@ -85,7 +80,6 @@ export class SessionManager extends EventTarget {
   #handedOut: string | undefined;
   #signingIn: Promise<Grant> | undefined;
   #listeners = 0;
-  #eligibility: { userId: string; at: number; promise: Promise<Eligibility> } | undefined;
   readonly #stream = new EventStream({
     url: () => `${this.#options.endpoint.replace(/\/$/, '')}/events`,
     token: async () => {
@@ -101,18 +95,36 @@ export class SessionManager extends EventTarget {
       return this.status !== 'expired';
     },
     onEvent: (name, data) => {
-      if (name === 'consultation') return this.#refresh(data);
-      if (name === 'session-expired') void this.#signIn().catch(() => undefined);
+      if (name === 'consultation') this.#hint(data);
+      else if (name === 'ready') this.#onReady(data);
+      else if (name === 'session-expired') void this.#signIn().catch(() => undefined);
     },
     onLive: (live) => this.#setLive(live),
-    // Updates may have been missed: elements read what they show again.
+    // Updates may have been missed: what is shown is read again.
     onResync: () => this.dispatchEvent(new Event('resync')),
   });
+
+  /**
+   * The member's state: plan, consultations, prescription requests sent, unread answers, how
+   * answers arrive. The elements render from it; it is emptied when the member changes.
+   */
+  readonly state: MemberState;
+
+  /** What screen readers hear from every element of the session, said once. */
+  readonly announcer = new Announcer();
 
   constructor(options: SessionOptions) {
     super();
     this.#options = options;
     this.#client = this.#createClient();
+    this.state = new MemberState({
+      client: () => this.client,
+      ...(options.poll ? { poll: options.poll } : {}),
+      ...(options.pollTimer ? { timer: options.pollTimer } : {}),
+    });
+    this.addEventListener('resync', () => this.state.resync());
+    if (typeof document !== 'undefined')
+      document.addEventListener('visibilitychange', () => this.state.visibilityChanged());
   }
 
   /** The typed client, calling the proxy with this session's token. */
@@ -162,30 +174,14 @@ export class SessionManager extends EventTarget {
   /**
    * Whether the member may ask a doctor: the form and the navigator's hand-off ask the same
    * question, so one check (for a minute) answers both. `fresh` checks again, for a "try again".
-   * A failed check is not kept.
    */
   async eligibility({ fresh = false }: { fresh?: boolean } = {}): Promise<Eligibility> {
-    const member = await this.ready();
-    if (member.userStatus && member.userStatus !== 'activeUser') return 'inactive';
-    let check = this.#eligibility;
-    if (fresh || !check || check.userId !== member.id || Date.now() - check.at > ELIGIBILITY_TTL_MS) {
-      const promise = this.client
-        .getUserSubscriptions(member.id)
-        .then((subscriptions): Eligibility =>
-          subscriptions.some((s) => s.active === 1) ? 'eligible' : 'no-subscription',
-        );
-      const current = (check = { userId: member.id, at: Date.now(), promise });
-      this.#eligibility = current;
-      promise.catch(() => {
-        if (this.#eligibility === current) this.#eligibility = undefined;
-      });
-    }
-    return check.promise;
+    await this.ready();
+    return this.state.checkPlan({ fresh });
   }
 
   /** Forgets the token everywhere, the client's cache included, so no later call can use it. */
   #forgetToken(): void {
-    this.#eligibility = undefined;
     this.#grant = undefined;
     this.#handedOut = undefined;
     this.#refused = undefined;
@@ -224,6 +220,9 @@ export class SessionManager extends EventTarget {
     if (token) this.#endOnProxy(token);
     if (this.user) clearDrafts(this.user.id);
     this.user = undefined;
+    // The member's scope aborts first: nothing in flight for them may land after this.
+    this.state.signOut();
+    this.announcer.clear();
     this.#end('signed-out');
   }
 
@@ -249,27 +248,19 @@ export class SessionManager extends EventTarget {
   }
 
   /**
-   * Calls `listener` with each consultation that changed, re-read from the service. The event
-   * stream is open while anyone listens.
+   * Keeps the member's consultations current while anyone shows them: the live stream is open,
+   * and the state polls when the proxy cannot push. Answers the function that stops watching.
    */
-  subscribe(listener: (update: ConsultationUpdate) => void): () => void {
-    const handler = (event: Event) => listener((event as CustomEvent<ConsultationUpdate>).detail);
-    this.addEventListener('consultation', handler);
+  watch(): () => void {
+    const unwatch = this.state.watch();
     if (++this.#listeners === 1) this.#stream.start();
+    let watching = true;
     return () => {
-      this.removeEventListener('consultation', handler);
+      if (!watching) return;
+      watching = false;
+      unwatch();
       if (--this.#listeners === 0) this.#stream.stop();
     };
-  }
-
-  /**
-   * A consultation an element of this session has just created: every other element of the
-   * session lists it at once, before (and without) any live event.
-   */
-  announce(consultation: ConsultationView): void {
-    this.dispatchEvent(
-      new CustomEvent<ConsultationUpdate>('consultation', { detail: { type: 'created', consultation } }),
-    );
   }
 
   #setStatus(status: SessionStatus, reason?: string): void {
@@ -308,6 +299,8 @@ export class SessionManager extends EventTarget {
         clearDraftsExcept(grant.user.id);
         this.#grant = withExpiry;
         this.user = grant.user;
+        if (this.state.member && this.state.member.id !== grant.user.id) this.announcer.clear();
+        this.state.setMember(grant.user);
         this.#setStatus('ready');
         // Signed in again after the session ended: the stream comes back for whoever still listens.
         if (this.#listeners > 0) this.#stream.start();
@@ -395,30 +388,31 @@ export class SessionManager extends EventTarget {
   }
 
   #setLive(live: boolean): void {
+    this.state.setLive(live);
     if (this.live === live) return;
     this.live = live;
     this.dispatchEvent(new CustomEvent('live', { detail: { live } }));
   }
 
-  /** An event is a hint: the consultation is re-read, never taken from the event. */
-  async #refresh(data: string): Promise<void> {
+  /** The stream's first event says whether the proxy pushes answers (it has a webhook) or the page polls. */
+  #onReady(data: string): void {
+    try {
+      const ready = JSON.parse(data) as { webhooks?: unknown };
+      this.state.setDelivery(ready.webhooks === false ? 'poll' : 'push');
+    } catch {
+      // An older proxy's ready event: it pushes.
+    }
+  }
+
+  /** An event is a hint: the consultation is re-read by the state, never taken from the event. */
+  #hint(data: string): void {
     let hint: Partial<ConsultationEvent>;
     try {
       hint = JSON.parse(data) as typeof hint;
     } catch {
       return;
     }
-    if (!hint.consultationId) return;
-    try {
-      const consultation = await this.client.getConsultation(hint.consultationId);
-      this.dispatchEvent(
-        new CustomEvent<ConsultationUpdate>('consultation', {
-          detail: { type: hint.type ?? 'changed', consultation },
-        }),
-      );
-    } catch {
-      // The next event or a poll will catch up.
-    }
+    if (hint.consultationId) this.state.hint(hint.consultationId);
   }
 }
 

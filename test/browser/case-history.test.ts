@@ -6,7 +6,7 @@ import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
-import { inSession, shadowText } from './support/backend.js';
+import { announced, inSession, shadowText } from './support/backend.js';
 
 CaseHistory.define('case-history');
 ConsultThread.define('consult-thread');
@@ -18,7 +18,6 @@ const rows = (element: CaseHistory) => [
 ];
 const listed = (element: CaseHistory) =>
   waitUntil(() => rows(element).length > 0, 'the list loads', { timeout: 5000 });
-const liveRegion = (element: Element) => $(element, '[role=status]')!.textContent ?? '';
 const thread = (element: CaseHistory) => $<ConsultThread>(element, 'consult-thread');
 
 const ALEX_NEWEST_FIRST = [
@@ -106,7 +105,6 @@ describe('<case-history>', () => {
   it('has sensible defaults', () => {
     const element = document.createElement('case-history') as CaseHistory;
     expect(element.selected).to.equal(undefined);
-    expect(element.pollInterval).to.equal(30000);
     expect(element.chunkSize).to.equal(50);
     expect(element.endpoint).to.equal(undefined);
   });
@@ -116,14 +114,12 @@ describe('<case-history>', () => {
     const element = await fixture<CaseHistory>(
       html`<case-history
         open="cns_demo_alex_bp"
-        poll-interval="1000"
         chunk-size="20"
         endpoint="/elsewhere"
         .session=${pending}
       ></case-history>`,
     );
     expect(element.selected).to.equal('cns_demo_alex_bp');
-    expect(element.pollInterval).to.equal(1000);
     expect(element.chunkSize).to.equal(20);
     expect(element.endpoint).to.equal('/elsewhere');
     element.removeAttribute('open');
@@ -342,8 +338,56 @@ describe('<case-history>', () => {
         'the row shows the answer',
         { timeout: 5000 },
       );
-      expect(liveRegion(element)).to.contain('A doctor has answered one of your questions');
+      expect(announced(element)).to.match(/answered your question/);
       await expect(element).to.be.accessible();
+    });
+
+    it('marks an answer the member has not seen as new, counts it, and forgets it once opened', async () => {
+      const { backend, session, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      const counts: number[] = [];
+      session.addEventListener('consult-unread-changed', (event) => counts.push(event.detail.count));
+      await listed(element);
+      expect(element.shadowRoot!.querySelector('[part~=unread]')).to.equal(
+        null,
+        'older answers count as seen',
+      );
+      await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
+      await sandboxPost(backend, '/_sandbox/consultations/cns_demo_alex_vitamin/answer', {
+        answer: 'Yes, **10 micrograms** a day from October to March.',
+      });
+      await waitUntil(() => rows(element)[0]!.querySelector('[part~=unread]'), 'the row is marked new', {
+        timeout: 5000,
+      });
+      const row = rows(element)[0]!;
+      expect(row.textContent).to.match(/New answer( from \S+)?/);
+      expect(row.classList.contains('unread')).to.equal(true);
+      expect(row.querySelector('.dot')).to.exist;
+      expect(shadowText(element)).to.contain('1 new answer');
+      expect(element.shadowRoot!.querySelector('[part~=list]')!.getAttribute('aria-label')).to.equal(
+        'Your consultations, 1 new answer',
+      );
+      expect(counts).to.deep.equal([1]);
+      await expect(element).to.be.accessible();
+
+      // Seen once its thread is on screen; the mark survives only as ids and counts, never text.
+      row.click();
+      await waitUntil(() => counts.length === 2, 'the count falls', { timeout: 5000 });
+      expect(counts).to.deep.equal([1, 0]);
+      const stored = Object.keys(sessionStorage)
+        .filter((key) => key.startsWith('consult-elements:seen:'))
+        .map((key) => sessionStorage.getItem(key)!);
+      expect(stored).to.have.length(1);
+      expect(stored[0]).to.contain('cns_demo_alex_vitamin');
+      expect(stored[0]).not.to.contain('micrograms');
+      $<HTMLButtonElement>(element, '[part~=back-button]')!.click();
+      await element.updateComplete;
+      expect(element.shadowRoot!.querySelector('[part~=unread]')).to.equal(null);
+
+      // Signing out wipes the marks.
+      session.signOut();
+      expect(
+        Object.keys(sessionStorage).filter((key) => key.startsWith('consult-elements:seen:')),
+      ).to.deep.equal([]);
     });
 
     it('adds a consultation created elsewhere on the page', async () => {
@@ -372,10 +416,9 @@ describe('<case-history>', () => {
         endpoint: backend.endpoint,
         fetch: noStream,
         signIn: backend.signInAs('alex'),
+        poll: { firstMs: 100, maxMs: 400 },
       });
-      const element = await fixture<CaseHistory>(
-        html`<case-history poll-interval="100" .session=${manager}></case-history>`,
-      );
+      const element = await fixture<CaseHistory>(html`<case-history .session=${manager}></case-history>`);
       await listed(element);
       await sandboxPost(backend, '/_sandbox/consultations/cns_demo_alex_vitamin/claim');
       await waitUntil(

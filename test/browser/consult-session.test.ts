@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
+import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
@@ -8,6 +9,7 @@ import { inSession, shadowText } from './support/backend.js';
 
 ConsultSession.define('consult-session');
 CaseHistory.define('case-history');
+ConsultForm.define('consult-form');
 
 describe('<consult-session>', () => {
   it('is accessible while signed in', async () => {
@@ -55,6 +57,54 @@ describe('<consult-session>', () => {
     const user = await session.manager.ready();
     await Promise.all(Array.from({ length: 20 }, () => session.manager.client.getUser(user.id)));
     expect(signIns).to.equal(1);
+  });
+
+  describe('its one announcer', () => {
+    it('says an answer once, naming who answered, however many elements show the case', async () => {
+      const { session, backend, element } = await inSession<HTMLElement>(html`
+        <div><consult-form></consult-form><case-history></case-history></div>
+      `);
+      const history = element.querySelector<CaseHistory>('case-history')!;
+      await waitUntil(() => history.shadowRoot!.querySelector('[part~=item]'), 'the list', { timeout: 5000 });
+      await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
+      // The case open in the list, its thread on screen too: two views of one consultation.
+      history.selected = 'cns_demo_alex_vitamin';
+      await waitUntil(() => history.shadowRoot!.querySelector('consult-thread'), 'the thread', {
+        timeout: 5000,
+      });
+      const said: string[] = [];
+      session.manager.announcer.addEventListener('change', () => said.push(session.manager.announcer.polite));
+      await backend.sandbox.fetch('/_sandbox/consultations/cns_demo_alex_vitamin/answer', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ answer: 'Yes, in winter.' }),
+      });
+      await waitUntil(() => said.length > 0, 'the answer is announced', { timeout: 5000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(said).to.have.length(1);
+      expect(said[0]).to.match(/^.+, .+, answered your question$/);
+      const record = session.manager.state.consultation('cns_demo_alex_vitamin')!;
+      const professional = record.questions.at(-1)!.professional!;
+      expect(said[0]).to.equal(`${professional.name}, ${professional.title}, answered your question`);
+      // One polite and one assertive region, in the session; none in the elements inside it.
+      expect(session.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal(said[0]);
+      expect(session.shadowRoot!.querySelector('[role=alert]')).to.exist;
+      for (const inner of [
+        history,
+        history.shadowRoot!.querySelector('consult-thread')!,
+        element.querySelector('consult-form')!,
+      ])
+        expect(inner.shadowRoot!.querySelector('[role=status]')).to.equal(null);
+      await expect(session).to.be.accessible();
+    });
+
+    it('forgets what it said when the member signs out', async () => {
+      const { session } = await inSession<HTMLElement>(html`<p>x</p>`);
+      session.manager.announcer.announce('Your question was sent.');
+      await session.updateComplete;
+      session.signOut();
+      expect(session.manager.announcer.polite).to.equal('');
+    });
   });
 
   describe('when the proxy refuses to renew the session', () => {

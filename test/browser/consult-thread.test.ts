@@ -5,7 +5,7 @@ import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
-import { inSession, shadowText } from './support/backend.js';
+import { announced, inSession, shadowText } from './support/backend.js';
 
 ConsultThread.define('consult-thread');
 
@@ -14,7 +14,6 @@ const $ = <T extends Element = HTMLElement>(element: Element, selector: string) 
 const $$ = (element: Element, selector: string) => [
   ...element.shadowRoot!.querySelectorAll<HTMLElement>(selector),
 ];
-const liveRegion = (element: Element) => $(element, '[role=status]')!.textContent ?? '';
 
 /** Waits until the thread shows its questions, and every answer has been rendered from markdown. */
 async function loaded(element: ConsultThread): Promise<void> {
@@ -66,10 +65,8 @@ const hasFocus = (element: Element, target: Element | null | undefined) =>
   Boolean(target) && element.shadowRoot!.activeElement === target;
 
 /** A thread inside a signed-in session, for a consultation created now with `questions`. */
-async function newThread(questions: string[], attributes: { pollInterval?: number } = {}) {
-  const fixtureResult = await inSession<ConsultThread>(
-    html`<consult-thread poll-interval=${attributes.pollInterval ?? 30000}></consult-thread>`,
-  );
+async function newThread(questions: string[]) {
+  const fixtureResult = await inSession<ConsultThread>(html`<consult-thread></consult-thread>`);
   const { session, element } = fixtureResult;
   const user = await session.manager.ready();
   const created = await session.manager.client.createConsultation({ userId: user.id, questions });
@@ -131,7 +128,6 @@ describe('<consult-thread>', () => {
     const element = document.createElement('consult-thread') as ConsultThread;
     expect(element.consultationId).to.equal(undefined);
     expect(element.consultation).to.equal(undefined);
-    expect(element.pollInterval).to.equal(30000);
     expect(element.endpoint).to.equal(undefined);
   });
 
@@ -140,13 +136,11 @@ describe('<consult-thread>', () => {
     const element = await fixture<ConsultThread>(
       html`<consult-thread
         consultation-id="cns_a"
-        poll-interval="500"
         endpoint="/elsewhere"
         .session=${pending}
       ></consult-thread>`,
     );
     expect(element.consultationId).to.equal('cns_a');
-    expect(element.pollInterval).to.equal(500);
     expect(element.endpoint).to.equal('/elsewhere');
     element.setAttribute('consultation-id', 'cns_b');
     expect(element.consultationId).to.equal('cns_b');
@@ -368,7 +362,7 @@ describe('<consult-thread>', () => {
       expect(event.detail).to.deep.equal({ consultationId, status: 'resolved' });
       await loaded(element);
       expect($(element, '[part=answer] strong')!.textContent).to.equal('ibuprofen');
-      expect(liveRegion(element)).to.contain('A doctor has answered your question');
+      expect(announced(element)).to.match(/answered your question/);
       expect($(element, '[part=status]')!.textContent).to.contain('Answered');
       // Still one card, now for the professional who answered; not repeated under the answer.
       expect($$(element, '[part=professional]')).to.have.length(1);
@@ -403,6 +397,7 @@ describe('<consult-thread>', () => {
         endpoint: backend.endpoint,
         fetch: noStream,
         signIn: backend.signInAs('alex'),
+        poll: { firstMs: 100, maxMs: 400 },
       });
       const user = await manager.ready();
       const created = await manager.client.createConsultation({
@@ -410,11 +405,7 @@ describe('<consult-thread>', () => {
         questions: ['Is a cough after a cold normal?'],
       });
       const element = await fixture<ConsultThread>(
-        html`<consult-thread
-          consultation-id=${created.consultationId}
-          poll-interval="100"
-          .session=${manager}
-        ></consult-thread>`,
+        html`<consult-thread consultation-id=${created.consultationId} .session=${manager}></consult-thread>`,
       );
       await waitUntil(() => $(element, '[part=question]'), 'the thread loads', { timeout: 5000 });
       await sandboxPost(backend, `/_sandbox/consultations/${created.consultationId}/answer`, {
@@ -425,7 +416,7 @@ describe('<consult-thread>', () => {
       });
       expect(manager.live).to.equal(false);
       expect(streamAttempts).to.be.greaterThan(0);
-      expect(liveRegion(element)).to.contain('A doctor has answered your question');
+      expect(announced(element)).to.match(/answered your question/);
 
       // Answered: the polling stops.
       const polls = () =>
@@ -454,7 +445,7 @@ describe('<consult-thread>', () => {
       expect(shadowText(element)).to.contain('2 of 3 questions used');
       expect(element.shadowRoot!.activeElement?.id).to.equal('question-1');
       expect($<HTMLTextAreaElement>(element, '[part=followup-input]')!.value).to.equal('');
-      expect(liveRegion(element)).to.contain('Your question was sent');
+      expect(announced(element)).to.contain('Your question was sent');
 
       await askFollowUp(element, 'Can I keep running?');
       await waitUntil(() => $$(element, '[part=question]').length === 3, 'the third question appears');
@@ -621,7 +612,7 @@ describe('<consult-thread>', () => {
         await waitUntil(() => shadowText(element).includes(words), 'the reason shows', { timeout: 5000 });
         expect($(element, '[part=followup-input]')).to.equal(null);
         expect(shadowText(element)).to.contain('This question was not answered');
-        expect(liveRegion(element)).to.contain(words);
+        expect(announced(element)).to.contain(words);
         await expect(element).to.be.accessible();
       });
     }

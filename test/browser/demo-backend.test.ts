@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { ConsultClient } from '../../src/client/index.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
-import { SessionManager, type ConsultationUpdate } from '../../src/session/session.js';
+import type { ConsultationView } from '../../src/client/browser-types.js';
+import { SessionManager } from '../../src/session/session.js';
 
 // The proxy over the sandbox, in the page: what Storybook and the element tests run against.
 describe('the demo backend in a page', () => {
@@ -30,10 +31,12 @@ describe('the demo backend in a page', () => {
       signIn: backend.signInAs('alex'),
     });
     const user = await session.ready();
-    const received = new Promise<ConsultationUpdate>((resolve) => {
-      const stop = session.subscribe((update) => {
-        stop();
-        resolve(update);
+    const stop = session.watch();
+    // Pushed, not polled: the answer must arrive through the stream the demo's webhook feeds.
+    const received = new Promise<ConsultationView>((resolve) => {
+      session.state.addEventListener('answer', (event) => {
+        const { consultationId } = (event as CustomEvent<{ consultationId: string }>).detail;
+        resolve(session.state.consultation(consultationId)!);
       });
     });
     await new Promise<void>((resolve) => {
@@ -45,15 +48,15 @@ describe('the demo backend in a page', () => {
       };
       session.addEventListener('live', onLive);
     });
-    const created = await session.client.createConsultation({
-      userId: user.id,
-      questions: ['Is it safe to run with a cold?'],
-    });
+    const created = await session.state.createConsultation(['Is it safe to run with a cold?'], 'key-run-1');
+    expect(created.userId).to.equal(user.id);
     await backend.sandbox.fetch(`/_sandbox/consultations/${created.consultationId}/answer`, {
       method: 'POST',
     });
     const update = await received;
-    expect(update.consultation.consultationId).to.equal(created.consultationId);
-    expect(update.consultation.status).to.equal('resolved');
+    stop();
+    expect(session.state.delivery).to.equal('push');
+    expect(update.consultationId).to.equal(created.consultationId);
+    expect(update.status).to.equal('resolved');
   });
 });

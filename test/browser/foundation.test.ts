@@ -290,7 +290,7 @@ describe('the elements’ shared base', () => {
   });
 
   describe('a question sent from <consult-form>', () => {
-    it('is listed in <case-history> of the same session at once, as open', async () => {
+    it('opens in <case-history> of the same session, live in exactly one place', async () => {
       const { element: root } = await inSession<HTMLElement>(html`
         <div><consult-form></consult-form><case-history></case-history></div>
       `);
@@ -303,10 +303,37 @@ describe('the elements’ shared base', () => {
       await sendKeys({ type: 'Is a daily walk enough exercise at my age?' });
       // Professionals are manual here: no claim, so no live event announces the new case.
       $<HTMLButtonElement>(form, '[part~=submit-button]')!.click();
+      await waitUntil(() => $(history, 'consult-thread'), 'the case opens in the list', { timeout: 5000 });
+      const thread = $(history, 'consult-thread')!;
+      await waitUntil(() => $(thread, '#heading'), 'the thread shows', { timeout: 5000 });
+      await waitUntil(
+        () => thread.shadowRoot!.activeElement?.id === 'heading',
+        "the thread's heading has focus",
+        { timeout: 5000 },
+      );
+      expect(shadowText(thread)).to.contain('Is a daily walk enough exercise');
+      // One live copy: the form is fresh, with a note that links to the case, and no thread of its own.
+      expect(form.shadowRoot!.querySelector('consult-thread')).to.equal(null);
+      expect($<HTMLTextAreaElement>(form, 'textarea')!.value).to.equal('');
+      expect(shadowText(form)).to.contain('Your question was sent');
+      const threads = [
+        root,
+        ...[...root.querySelectorAll('*')].flatMap((e) => (e.shadowRoot ? [e.shadowRoot] : [])),
+      ].flatMap((scope) => [...scope.querySelectorAll('consult-thread')]);
+      expect(threads).to.have.length(1);
+
+      // Back to the list: the new case is first, open.
+      $<HTMLButtonElement>(history, '[part~=back-button]')!.click();
       await waitUntil(() => rows(history).length === before + 1, 'the new case is listed', { timeout: 5000 });
       const first = rows(history)[0]!;
       expect(first.textContent).to.contain('Is a daily walk enough exercise');
       expect(first.querySelector('[part=status]')!.textContent).to.contain('Open');
+
+      // The note's link opens it again.
+      [...form.shadowRoot!.querySelectorAll('button')]
+        .find((b) => b.textContent!.includes('Open your question'))!
+        .click();
+      await waitUntil(() => $(history, 'consult-thread'), 'the case opens again', { timeout: 5000 });
     });
   });
 });

@@ -558,12 +558,14 @@ describe('<navigator-chat>', () => {
       expect(parts(element, 'handoff-button')).to.have.length(0);
     });
 
-    it('shows an emergency reply as urgent', async () => {
-      const { element } = await chatIn();
+    it('shows an emergency reply as urgent, and the session says so assertively', async () => {
+      const { element, session } = await chatIn();
       const reply = await ask(element, EMERGENCY);
       expect(reply.classList.contains('urgent')).to.equal(true);
       expect(reply.textContent).to.contain('Urgent: if you are in danger');
       expect(reply.textContent).to.contain('emergency number');
+      const assertive = session.shadowRoot!.querySelector('[role=alert]')!;
+      expect(assertive.textContent).to.contain('Urgent: if you are in danger');
       await expect(element).to.be.accessible();
     });
   });

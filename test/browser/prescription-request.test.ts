@@ -8,7 +8,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import { PrescriptionRequest } from '../../src/elements/prescription-request/prescription-request.js';
 import type { Survey } from '../../src/elements/prescription-request/survey.js';
 import type { PrescriptionSubmittedEvent } from '../../src/elements/shared/events.js';
-import { inSession, shadowText, upstreamCalls } from './support/backend.js';
+import { announced, inSession, shadowText, upstreamCalls } from './support/backend.js';
 
 PrescriptionRequest.define('prescription-request');
 
@@ -115,7 +115,7 @@ describe('<prescription-request>', () => {
       'Please answer this question.',
     ]);
     expect(element.shadowRoot!.activeElement?.id).to.equal('q-medicine');
-    expect(shadowText(element)).to.contain('3 questions need your attention.');
+    expect(announced(element)).to.contain('3 questions need your attention.');
     expect(upstreamCalls(backend, 'POST', PRESCRIPTION)).to.equal(0);
     await expect(element).to.be.accessible();
   });

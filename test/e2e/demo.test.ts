@@ -100,12 +100,30 @@ describe('the demo portal in Chromium', () => {
     await question.pressSequentially('Is it safe to take ibuprofen with my blood pressure tablets?');
     await page.locator('consult-form [part~="submit-button"]').click();
 
-    // The new consultation's thread appears, and the simulated professional's answer arrives live.
-    await page.locator('consult-form consult-thread').waitFor({ timeout: 10_000 });
-    await page.locator('consult-form consult-thread [part~="answer"] a').first().waitFor({ timeout: 15_000 });
+    // The new consultation opens in "My consultations", and the simulated professional's answer arrives live
+    // there: one live copy of the case on the page, never a second one in the form.
+    const thread = page.locator('case-history consult-thread');
+    await thread.filter({ hasText: 'ibuprofen with my blood pressure' }).waitFor({ timeout: 10_000 });
+    await page.locator('case-history consult-thread [part~="answer"] a').first().waitFor({ timeout: 15_000 });
+    const threadsOnThePage = await page.evaluate<number>(`(() => {
+      let count = 0;
+      const walk = (root) => {
+        for (const element of root.querySelectorAll('*')) {
+          if (element.localName === 'consult-thread') count++;
+          if (element.shadowRoot) walk(element.shadowRoot);
+        }
+      };
+      walk(document);
+      return count;
+    })()`);
+    assert.equal(threadsOnThePage, 1, 'the sent question is live in exactly one place');
+    const answered = await page.evaluate<string>(
+      `document.querySelector('consult-session').shadowRoot.querySelector('[role=status]').textContent`,
+    );
+    assert.match(answered, /answered your question/, 'the session announces who answered');
 
     const links = await page
-      .locator('consult-form consult-thread [part~="answer"] a')
+      .locator('case-history consult-thread [part~="answer"] a')
       .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), rel: a.getAttribute('rel') })));
     assert.ok(links.length > 0);
     for (const link of links) {

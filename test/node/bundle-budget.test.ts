@@ -16,10 +16,10 @@ import { ELEMENTS } from '../../src/define.js';
 
 const KiB = 1024;
 /**
- * `englishPage` is held just above where it stands (Lit, the shared core, five elements, marked
- * and DOMPurify), so that no change adds weight unnoticed; the aim is 50 KiB.
+ * `englishPage` is held just above where it stands (Lit, the shared core with the member state,
+ * five elements, marked and DOMPurify), so that no change adds weight unnoticed; the aim is 50 KiB.
  */
-const BUDGET = { entry: 20 * KiB, englishPage: 71 * KiB, language: 4 * KiB, classic: 70 * KiB };
+const BUDGET = { entry: 20 * KiB, englishPage: 72.8 * KiB, language: 4 * KiB, classic: 71 * KiB };
 
 type Chunk = Rollup.OutputChunk;
 

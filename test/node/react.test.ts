@@ -52,7 +52,7 @@ describe('the React components', () => {
           { busy: true, onConsultSubmitted: () => undefined } as never,
           createElement('p', { slot: 'no-subscription' }, 'Ask about our Plus plan'),
         ),
-        createElement(wrappers.CaseHistory, { pollInterval: 5000 } as never),
+        createElement(wrappers.CaseHistory, { chunkSize: 5000 } as never),
       ),
     );
     assert.match(html, /^<consult-session id="session" class="portal">/);

@@ -75,4 +75,26 @@ export const styles = css`
   .notice button {
     margin-block-start: 0.75rem;
   }
+  .unread-count {
+    margin: 0 0 0.5rem;
+    font-weight: 600;
+    color: var(--_primary);
+  }
+  .new {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.4rem;
+    font-size: 0.875em;
+    font-weight: 600;
+    color: var(--_primary);
+  }
+  .dot {
+    inline-size: 0.5rem;
+    block-size: 0.5rem;
+    border-radius: 50%;
+    background: currentColor;
+  }
+  .item.unread .title {
+    font-weight: 700;
+  }
 `;

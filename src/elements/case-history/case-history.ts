@@ -1,4 +1,3 @@
-import { initialState, Task, TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
@@ -6,25 +5,11 @@ import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { SessionElement } from '../shared/consult-element.js';
-import { isOlder } from '../shared/consultations.js';
 import { FocusController } from '../shared/focus.js';
-import { LiveUpdatesController } from '../shared/live-updates.js';
 import { LocalizeController } from '../shared/localize.js';
-import type { SessionManager } from '../../session/session.js';
-import { statusBadge, statusStyles } from '../shared/status.js';
+import type { MemberState } from '../../session/member-state.js';
+import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './case-history.styles.js';
-
-/** Cases a professional may still answer: these are polled while the live stream is down. */
-const isActive = (c: ConsultationView) => c.status === 'open' || c.status === 'claimed';
-/** At most this many cases are re-read per poll, the newest first. */
-const MAX_POLLED = 20;
-
-const time = (iso: string) => {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? -Infinity : ms;
-};
-const newestFirst = (list: ConsultationView[]) =>
-  [...list].sort((a, b) => time(b.createdAt) - time(a.createdAt));
 
 /**
  * @tagname case-history
@@ -41,6 +26,7 @@ const newestFirst = (list: ConsultationView[]) =>
  * @csspart base - The wrapper of everything.
  * @csspart list - The list of consultations.
  * @csspart item - One consultation's row (a button).
+ * @csspart unread - How many answers the member has not seen yet, above the list, and each row's "New answer" mark.
  * @csspart status - A row's status badge.
  * @csspart empty - The empty state.
  * @csspart more-button - "Show more", which renders the next chunk of rows.
@@ -57,68 +43,40 @@ export class CaseHistory extends SessionElement {
   /** The id of the consultation shown opened (attribute `open`, for deep links); unset shows the list. */
   @property({ attribute: 'open' }) selected?: string;
 
-  /** Milliseconds between checks of unanswered cases while the live stream is down. */
-  @property({ attribute: 'poll-interval', type: Number }) pollInterval = 30_000;
-
   /** How many rows are rendered at a time; the next ones follow on scrolling or "Show more". */
   @property({ attribute: 'chunk-size', type: Number }) chunkSize = 50;
 
-  @state() private consultations: ConsultationView[] = [];
+  static override watchesConsultations = true;
+
   @state() private shown = 0;
   @state() private activeIndex = 0;
-  @state() private announcement = '';
 
   private readonly localize = new LocalizeController(this, 'history');
   readonly #focus = new FocusController(this);
 
-  /** The member's list: loads for each session and member, aborts when they change. */
-  readonly #list = new Task(this, {
-    args: () => [this.activeSession, this.user?.id] as const,
-    task: async ([session, userId], { signal }) => {
-      if (!session)
-        throw new Error('case-history has no session: place it in <consult-session> or set endpoint.');
-      try {
-        if (!userId) {
-          // Signing in sets the member, which runs this task again for them.
-          await session.ready();
-          return initialState;
-        }
-        const list = await session.client.getCaseHistory(userId, { signal });
-        signal.throwIfAborted();
-        this.consultations = newestFirst(list);
-        this.shown = Math.min(this.consultations.length, Math.max(this.shown, this.#chunk));
-        this.activeIndex = Math.min(this.activeIndex, Math.max(0, this.shown - 1));
-        return this.consultations.length;
-      } catch (error) {
-        if (signal.aborted) return initialState;
-        throw error;
-      }
-    },
-    onError: (error) => this.reportError(error, 'getCaseHistory'),
-  });
-
-  get #loaded(): boolean {
-    return this.#list.status === TaskStatus.COMPLETE;
+  /** The member's consultations, newest first: the member state's, shared by every view of the page. */
+  get consultations(): ConsultationView[] {
+    return this.user ? (this.memberState?.consultations ?? []) : [];
   }
 
-  readonly #live = new LiveUpdatesController(this, {
-    onUpdate: (update) => {
-      if (this.#loaded) this.#upsert(update.consultation, update.type !== 'created');
-    },
-    poll: async (session, signal) => {
-      const due = this.consultations.filter(isActive).slice(0, MAX_POLLED);
-      await Promise.allSettled(
-        due.map(async (c) => {
-          const next = await session.client.getConsultation(c.consultationId, { signal });
-          if (!signal.aborted) this.#upsert(next, true);
-        }),
-      );
-    },
-    shouldPoll: () => this.#loaded && this.consultations.some(isActive),
-    interval: () => this.pollInterval,
-  });
+  /** Where the list is: loading until the member is known and their list read. */
+  get #listStatus(): { status: 'idle' | 'loading' | 'ready' | 'error'; error?: unknown } {
+    const state = this.memberState;
+    const signIn = this.signInStatus;
+    if (!state || signIn !== 'ready') return { status: signIn };
+    const { status, error } = state.historyStatus;
+    return { status: status === 'idle' ? 'loading' : status, error };
+  }
 
-  #openedWith?: ConsultationView;
+  get #loaded(): boolean {
+    return this.#listStatus.status === 'ready';
+  }
+
+  /** The ids listed at the last update: a consultation new since then may need a row rendered. */
+  #listed?: Set<string>;
+  /** The state this list follows for open requests and answers. */
+  #following?: MemberState;
+
   #returnTo?: string;
   /** The opened consultation's thread, kept while the same one stays open. */
   #thread?: { id: string; element: ConsultThread };
@@ -129,30 +87,83 @@ export class CaseHistory extends SessionElement {
     super.disconnectedCallback();
     this.#observer?.disconnect();
     this.#observed = undefined;
+    this.#follow(undefined);
   }
 
-  protected override sessionChanged(session: SessionManager | undefined): void {
-    this.#live.setSession(session);
+  /** Follows the state: a question sent from a form of the page opens here, and answers are announced. */
+  #follow(state: MemberState | undefined): void {
+    if (state === this.#following) return;
+    this.#following?.removeEventListener('open', this.#onOpenRequest);
+    this.#following?.removeEventListener('answer', this.#onAnswer);
+    this.#following = state;
+    state?.addEventListener('open', this.#onOpenRequest);
+    state?.addEventListener('answer', this.#onAnswer);
   }
+
+  /** A view of the page asks for a consultation to be shown: it opens here, its heading focused. */
+  #onOpenRequest = (event: Event): void => {
+    if (event.defaultPrevented || !this.isConnected) return;
+    event.preventDefault();
+    const { consultationId, focus } = (event as CustomEvent<{ consultationId: string; focus: boolean }>)
+      .detail;
+    this.#returnTo = consultationId;
+    this.selected = consultationId;
+    if (focus) {
+      void this.updateComplete.then(() => {
+        this.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+        this.#thread?.element.focusHeading();
+      });
+    }
+  };
+
+  #onAnswer = (event: Event): void => {
+    // With a consultation open, its thread announces the answer itself.
+    if (this.selected) return;
+    const { consultationId } = (event as CustomEvent<{ consultationId: string }>).detail;
+    const record = this.memberState?.consultation(consultationId);
+    // The same words as the session's own announcement of it: heard once.
+    if (record) this.announce(answeredWords(record, this.localize.language));
+  };
 
   /** Nothing of the previous member stays: their list, the case open, what was announced. */
   protected override memberChanged(): void {
-    this.#list.abort();
-    this.consultations = [];
+    this.#listed = undefined;
     this.selected = undefined;
-    this.#openedWith = undefined;
     this.#returnTo = undefined;
     this.#thread = undefined;
     this.shown = 0;
     this.activeIndex = 0;
-    this.announcement = '';
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('selected') && this.selected && this.#openedWith?.consultationId !== this.selected) {
-      this.#openedWith = this.consultations.find((c) => c.consultationId === this.selected);
+    const state = this.isConnected ? this.memberState : undefined;
+    this.#follow(state);
+    if (!this.user) this.signInIfIdle();
+    else if (state && state.historyStatus.status === 'idle') {
+      state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
     }
+    this.#fitShown();
+  }
+
+  /** Rows for consultations new since the last update are rendered where they land. */
+  #fitShown(): void {
+    if (!this.#loaded) return;
+    const list = this.consultations;
+    const listed = this.#listed;
+    if (!listed) {
+      this.shown = Math.min(list.length, Math.max(this.shown, this.#chunk));
+    } else {
+      const everything = this.shown >= listed.size;
+      list.forEach((c, at) => {
+        if (listed.has(c.consultationId)) return;
+        if (at < this.shown || everything) this.shown++;
+        if (at <= this.activeIndex && listed.size > 0) this.activeIndex++;
+      });
+      this.shown = Math.min(this.shown, list.length);
+    }
+    this.activeIndex = Math.min(this.activeIndex, Math.max(0, this.shown - 1));
+    this.#listed = new Set(list.map((c) => c.consultationId));
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -163,7 +174,7 @@ export class CaseHistory extends SessionElement {
   #retry = (): void => {
     // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
     this.#focus.whenSettled(
-      () => this.#list.status !== TaskStatus.PENDING,
+      () => this.#listStatus.status !== 'loading',
       () =>
         this.#rows()[this.activeIndex] ??
         this.renderRoot.querySelector<HTMLElement>('[part~="notice"][tabindex], [part~="empty"]'),
@@ -173,50 +184,16 @@ export class CaseHistory extends SessionElement {
 
   /** Loads the list again, for example after an error. */
   reload(): void {
-    void this.#list.run();
+    if (!this.user) void this.activeSession?.retry().catch(() => undefined);
+    if (!this.user) return;
+    this.memberState
+      ?.loadHistory({ fresh: true })
+      .catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
   }
 
   get #chunk(): number {
     return Math.max(1, Math.floor(this.chunkSize) || 50);
   }
-
-  /** Puts a newer record of a consultation into the list, or adds a new one. */
-  #upsert(next: ConsultationView, announce: boolean): void {
-    const list = this.consultations;
-    const index = list.findIndex((c) => c.consultationId === next.consultationId);
-    const previous = list[index];
-    if (previous) {
-      // A slow poll must not take back a question the member has just asked.
-      if (isOlder(next, previous)) return;
-      const copy = list.slice();
-      copy[index] = next;
-      this.consultations = copy;
-      const answered = next.questions.some(
-        (item, i) =>
-          item.answer !== undefined && previous.questions[i] && previous.questions[i].answer === undefined,
-      );
-      // With a consultation open, its thread announces the answer itself.
-      if (announce && answered && !this.selected) this.#announce(this.localize.t('answered'));
-      return;
-    }
-    if (this.user && next.userId !== this.user.id) return;
-    const updated = newestFirst([next, ...list]);
-    const at = updated.indexOf(next);
-    this.consultations = updated;
-    if (at < this.shown || this.shown === list.length) this.shown++;
-    if (at <= this.activeIndex && list.length > 0) this.activeIndex++;
-  }
-
-  #announce(text: string): void {
-    // The same words twice in a row would not be read again: make them differ invisibly.
-    this.announcement = this.announcement === text ? `${text}\u00a0` : text;
-  }
-
-  /** The opened thread changed its consultation (a follow-up, an answer): the row follows. */
-  #onThreadChange = (event: Event): void => {
-    const consultation = (event.currentTarget as ConsultThread).consultation;
-    if (consultation && this.#loaded) this.#upsert(consultation, false);
-  };
 
   /** Renders the next chunk when the end of the list scrolls near. */
   #observeSentinel(): void {
@@ -292,7 +269,6 @@ export class CaseHistory extends SessionElement {
   };
 
   #open(consultation: ConsultationView): void {
-    this.#openedWith = consultation;
     this.#returnTo = consultation.consultationId;
     this.selected = consultation.consultationId;
     this.#focus.next('[part~=back-button]');
@@ -312,7 +288,7 @@ export class CaseHistory extends SessionElement {
   };
 
   protected override render() {
-    const busy = !this.selected && !this.#loaded && this.#list.status !== TaskStatus.ERROR;
+    const busy = !this.selected && this.#listStatus.status === 'loading';
     return html`<div
       part="base"
       class="base"
@@ -320,40 +296,48 @@ export class CaseHistory extends SessionElement {
       dir=${this.localize.dir}
       aria-busy=${busy ? 'true' : 'false'}
     >
-      ${this.selected ? this.#renderOpened(this.selected) : this.#renderList()}
-      <div class="visually-hidden" role="status">${this.announcement}</div>
+      ${this.selected ? this.#renderOpened(this.selected) : this.#renderList()} ${this.renderAnnouncement()}
     </div>`;
   }
 
   #renderOpened(id: string): TemplateResult {
-    const given = this.#openedWith?.consultationId === id ? this.#openedWith : undefined;
     return html`<button part="back-button" class="back" type="button" @click=${this.#back}>
         ${this.localize.t('back')}
       </button>
-      ${this.#threadFor(id, given)}`;
+      ${this.#threadFor(id)}`;
   }
 
-  /** The thread of `id`, under the name ConsultThread is registered as (see `dependencies`). */
-  #threadFor(id: string, given: ConsultationView | undefined): ConsultThread {
+  /**
+   * The thread of `id`, under the name ConsultThread is registered as (see `dependencies`). It
+   * shows the member state's record, the one this list shows, so there is one copy of it.
+   */
+  #threadFor(id: string): ConsultThread {
     if (this.#thread?.id !== id) {
       const element = CaseHistory.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
-      element.addEventListener('consult-followup', this.#onThreadChange);
-      element.addEventListener('consult-answered', this.#onThreadChange);
-      // The row's record shows at once; the thread reads the newest one itself.
-      element.consultation = given;
       this.#thread = { id, element };
     }
     const { element } = this.#thread;
     element.setAttribute('consultation-id', id);
     element.setAttribute('lang', this.localize.language);
-    element.pollInterval = this.pollInterval;
     element.session = this.activeSession;
     return element;
   }
 
+  /** "New answer from …" on a row whose latest answer the member has not had on screen. */
+  #renderNew(c: ConsultationView): TemplateResult | typeof nothing {
+    if (!this.memberState?.isUnread(c.consultationId)) return nothing;
+    const name = c.questions.findLast((q) => q.answer !== undefined)?.professional?.name;
+    const { localize } = this;
+    return html`<span part="unread" class="new"
+      ><span class="dot" aria-hidden="true"></span>${
+        name ? localize.t('newAnswerFrom', { name }) : localize.t('newAnswer')
+      }</span
+    >`;
+  }
+
   #renderList(): TemplateResult {
     const { localize } = this;
-    if (this.#list.status === TaskStatus.ERROR) {
+    if (this.#listStatus.status === 'error') {
       return html`<div part="notice" class="notice error" role="alert" tabindex="-1">
         <p>${localize.t('loadFailed')}</p>
         <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
@@ -383,10 +367,18 @@ export class CaseHistory extends SessionElement {
     const date = (iso: string) => (Number.isNaN(Date.parse(iso)) ? '' : format.date(iso));
     const visible = this.consultations.slice(0, this.shown);
     const left = this.consultations.length - visible.length;
-    return html`<ul
+    const state = this.memberState;
+    const unread = state?.unread.length ?? 0;
+    const unreadText = unread > 0 ? localize.t('unread', { count: unread }) : '';
+    return html`${
+        unread > 0
+          ? html`<p part="unread" class="unread-count" aria-hidden="true">${unreadText}</p>`
+          : nothing
+      }
+      <ul
         part="list"
         class="list"
-        aria-label=${localize.t('list')}
+        aria-label=${unread > 0 ? `${localize.t('list')}, ${unreadText}` : localize.t('list')}
         @keydown=${this.#onListKeydown}
         @focusin=${this.#onListFocusin}
       >
@@ -397,11 +389,12 @@ export class CaseHistory extends SessionElement {
             html`<li class="row">
               <button
                 part="item"
-                class="item"
+                class="item ${state?.isUnread(c.consultationId) ? 'unread' : ''}"
                 type="button"
                 tabindex=${index === this.activeIndex ? 0 : -1}
                 @click=${() => this.#open(c)}
               >
+                ${this.#renderNew(c)}
                 <span class="title" dir="auto">${c.questions[0]?.question ?? localize.t('untitled')}</span>
                 <span class="meta">
                   ${statusBadge(c.status, localize.language)}

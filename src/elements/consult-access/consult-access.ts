@@ -1,5 +1,4 @@
-import { initialState, Task, TaskStatus } from '@lit/task';
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { SubscriptionView } from '../../client/browser-types.js';
 import { SessionElement } from '../shared/consult-element.js';
@@ -26,8 +25,9 @@ const endOf = (s: SubscriptionView) => Date.parse(s.endSubscription);
  * @summary The member's plan at a glance: whether it includes questions to a doctor, until when,
  * whether it is ending soon or was renewed (with its history), canceled, run out, or missing.
  *
- * It reads the member's subscriptions and, for a renewed plan, its history, through the proxy.
- * Its words come from the same knowledge `<consult-form>` and the navigator's hand-off use.
+ * It shows the member's subscriptions from the session's member state (the same plan check
+ * `<consult-form>` and the navigator's hand-off use, made once for the page) and, for a renewed
+ * plan, reads its history through the proxy.
  *
  * @slot none - Your offer, shown when the member has no active plan (none, canceled or run out).
  * @slot expiring - Your renewal text, shown when the plan ends within `expiring-days`.
@@ -46,57 +46,84 @@ export class ConsultAccess extends SessionElement {
   /** A plan ending within this many days is "ending soon". Default 30. */
   @property({ attribute: 'expiring-days', type: Number }) expiringDays = 30;
 
-  @state() private plan?: Plan;
+  /** The history of a renewed plan, read for the active subscription `for`. */
+  @state() private renewed?: { for: string; list?: SubscriptionView[] };
 
   private readonly localize = new LocalizeController(this, 'access');
 
-  readonly #load = new Task(this, {
-    // The member as signed in, not only their id: a sign-in that finds the account suspended reads again.
-    args: () => [this.activeSession, this.user] as const,
-    task: async ([session, user], { signal }) => {
-      const userId = user?.id;
-      if (!session)
-        throw new Error('consult-access has no session: place it in <consult-session> or set endpoint.');
-      if (!userId) {
-        await session.ready();
-        return initialState;
-      }
-      const member = await session.ready();
-      signal.throwIfAborted();
-      if (member.userStatus && member.userStatus !== 'activeUser') {
-        this.plan = { state: 'inactive', renewedFrom: [] };
-        return this.plan;
-      }
-      const subscriptions = await session.client.getUserSubscriptions(userId, { signal });
-      const active = subscriptions.find((s) => s.active === 1);
-      const latest = active ?? [...subscriptions].sort((a, b) => endOf(b) - endOf(a))[0];
-      let renewedFrom: SubscriptionView[] = [];
-      if (active?.renewFrom) {
-        const history = await session.client.getSubscriptionHistory(userId, active.subscriptionId, {
-          signal,
-        });
-        renewedFrom = history.filter((s) => s.subscriptionId !== active.subscriptionId);
-      }
-      signal.throwIfAborted();
-      this.plan = {
-        state: this.#stateOf(active, latest),
-        renewedFrom,
-        ...(latest ? { current: latest } : {}),
-      };
-      return this.plan;
-    },
-    onError: (error) => this.reportError(error, 'getUserSubscriptions'),
-  });
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const state = this.memberState;
+    if (!this.user || !state) {
+      this.signInIfIdle();
+      return;
+    }
+    if (state.plan.status === 'idle' && this.isConnected) this.#check(false);
+    const active = this.#active;
+    if (active?.renewFrom && this.renewed?.for !== active.subscriptionId) this.#readHistory(active);
+  }
+
+  get #active(): SubscriptionView | undefined {
+    return this.memberState?.plan.subscriptions?.find((s) => s.active === 1);
+  }
+
+  #check(fresh: boolean): Promise<unknown> {
+    const check = this.memberState?.checkPlan({ fresh });
+    if (!check) return Promise.resolve();
+    return check.catch((error: unknown) => this.reportError(error, 'getUserSubscriptions'));
+  }
+
+  /** The plans the active one renewed, in the member's scope: nothing lands after a sign-out. */
+  #readHistory(active: SubscriptionView): void {
+    const state = this.memberState;
+    const user = this.user;
+    const session = this.activeSession;
+    if (!state || !user || !session) return;
+    const request = { for: active.subscriptionId };
+    this.renewed = request;
+    const { signal } = state;
+    session.client
+      .getSubscriptionHistory(user.id, active.subscriptionId, { signal })
+      .then((history) => {
+        if (signal.aborted || this.renewed !== request) return;
+        this.renewed = {
+          ...request,
+          list: history.filter((s) => s.subscriptionId !== active.subscriptionId),
+        };
+      })
+      // The plan itself still shows; its history is a detail.
+      .catch(() => {
+        if (!signal.aborted && this.renewed === request) this.renewed = { ...request, list: [] };
+      });
+  }
+
+  /** The plan as the element shows it, once the member's plan is known. */
+  get #plan(): Plan | undefined {
+    const plan = this.memberState?.plan;
+    if (!this.user || plan?.status !== 'ready') return undefined;
+    if (plan.value === 'inactive') return { state: 'inactive', renewedFrom: [] };
+    const subscriptions = plan.subscriptions ?? [];
+    const active = subscriptions.find((s) => s.active === 1);
+    const latest = active ?? [...subscriptions].sort((a, b) => endOf(b) - endOf(a))[0];
+    // A renewed plan shows once its history is there, so nothing moves under the member's eyes.
+    if (active?.renewFrom && !this.renewed?.list) return undefined;
+    return {
+      state: this.#stateOf(active, latest),
+      renewedFrom: active?.renewFrom ? (this.renewed?.list ?? []) : [],
+      ...(latest ? { current: latest } : {}),
+    };
+  }
 
   /** Another member, or none: nothing of the previous member's plan stays. */
   protected override memberChanged(): void {
-    this.#load.abort();
-    this.plan = undefined;
+    this.renewed = undefined;
   }
 
   /** Reads the plan again, for example after the member bought or renewed one. */
   reload(): Promise<unknown> {
-    return this.#load.run();
+    this.renewed = undefined;
+    if (!this.user) return this.activeSession?.retry().catch(() => undefined) ?? Promise.resolve();
+    return this.#check(true);
   }
 
   #stateOf(active: SubscriptionView | undefined, latest: SubscriptionView | undefined): AccessState {
@@ -109,7 +136,8 @@ export class ConsultAccess extends SessionElement {
   }
 
   protected override render() {
-    const loading = !this.plan && this.#load.status !== TaskStatus.ERROR;
+    const failed = this.signInStatus === 'error' || this.memberState?.plan.status === 'error';
+    const loading = !this.#plan && !failed;
     return html`<div
       part="base"
       class="base"
@@ -123,15 +151,16 @@ export class ConsultAccess extends SessionElement {
 
   #renderBody(loading: boolean): TemplateResult {
     const { localize } = this;
-    if (this.#load.status === TaskStatus.ERROR && !this.plan) {
+    const plan = this.#plan;
+    if (!loading && !plan) {
       return html`<div part="notice" class="notice error" role="alert">
         <p>${localize.t('loadFailed')}</p>
-        <button part="retry-button" type="button" @click=${() => void this.#load.run()}>
+        <button part="retry-button" type="button" @click=${() => void this.reload()}>
           ${localize.t('retry')}
         </button>
       </div>`;
     }
-    if (loading || !this.plan) {
+    if (!plan) {
       return html`<div class="loading">
         <p class="visually-hidden">${localize.t('loading')}</p>
         <div class="notice placeholder" aria-hidden="true">
@@ -139,7 +168,7 @@ export class ConsultAccess extends SessionElement {
         </div>
       </div>`;
     }
-    const { state, current, renewedFrom } = this.plan;
+    const { state, current, renewedFrom } = plan;
     const date = (iso: string | undefined) =>
       iso && !Number.isNaN(Date.parse(iso)) ? localize.format.date(iso) : '';
     const kind =

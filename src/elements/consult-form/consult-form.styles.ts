@@ -93,4 +93,14 @@ export const styles = css`
   .submit {
     justify-self: start;
   }
+  .sent-to {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem var(--_gap);
+  }
+  .sent-to p {
+    margin: 0;
+    flex: 1 1 16rem;
+  }
 `;

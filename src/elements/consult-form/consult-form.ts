@@ -1,18 +1,17 @@
-import { Task, TaskStatus } from '@lit/task';
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
-import { abortable, newIdempotencyKey } from '../../client/retry.js';
+import { newIdempotencyKey } from '../../client/retry.js';
 import { MAX_QUESTION_LENGTH, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
-import { LocalizeController } from '../shared/localize.js';
+import { LocalizeController, translate } from '../shared/localize.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 
@@ -82,9 +81,10 @@ export class ConsultForm extends SessionElement {
   /** The question just sent has its answer: the "sent" notice has done its work. */
   @state() private answered = false;
   @state() private refused?: Exclude<Eligibility, 'eligible'>;
+  /** Sent, and shown here: the page has no list for it to open in. */
   @state() private submitted?: { consultationId: string };
-  /** Text for the polite live region. */
-  @state() private announcement = '';
+  /** Sent, and opened in the page's list: the form is fresh, with a note that links to it. */
+  @state() private sentTo?: { consultationId: string };
 
   private readonly localize = new LocalizeController(this, 'form');
 
@@ -103,29 +103,43 @@ export class ConsultForm extends SessionElement {
     () => 'consult-form',
   );
 
-  /** "Try again" asks the service again rather than the session's recent answer. */
-  #checkAgain = false;
+  /** The member's plan as the member state knows it; the form is typeable while it is checked. */
+  get #plan(): { status: 'idle' | 'loading' | 'ready' | 'error'; value?: Eligibility; error?: unknown } {
+    const signIn = this.signInStatus;
+    if (signIn !== 'ready') return { status: signIn };
+    return this.memberState?.plan ?? { status: 'error' };
+  }
 
-  readonly #eligibility = new Task(this, {
-    args: () => [this.activeSession, this.user?.id] as const,
-    task: async ([session], { signal }): Promise<Eligibility> => {
-      if (!session)
-        throw new Error('consult-form has no session: place it in <consult-session> or set endpoint.');
-      const user = await session.ready();
-      signal.throwIfAborted();
-      // The member's draft comes back while their plan is checked: the form is typeable meanwhile.
-      this.#restoreDraft(user.id);
-      const fresh = this.#checkAgain;
-      this.#checkAgain = false;
-      return abortable(session.eligibility({ fresh }), signal);
-    },
-    // Called before the task counts as complete, so readiness is told, not read.
-    onComplete: (eligibility) => {
-      if (eligibility === 'eligible' && !this.refused) this.#applyPendingText(true);
-    },
-    onError: (error) =>
-      this.reportError(error, error instanceof ApiError ? error.operation : 'getUserSubscriptions'),
-  });
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const user = this.user;
+    if (!user) {
+      // Signing in sets the member, which renders this element again for them.
+      this.signInIfIdle();
+      return;
+    }
+    // The member's draft comes back while their plan is checked: the form is typeable meanwhile.
+    this.#restoreDraft(user.id);
+    if (this.isConnected && this.#plan.status === 'idle') this.#checkPlan(false);
+  }
+
+  /** Whether the form could be sent at the last update: text handed over waits for that. */
+  #wasReady = false;
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const ready = this.#formReady;
+    if (ready && !this.#wasReady) this.#applyPendingText(true);
+    this.#wasReady = ready;
+  }
+
+  #checkPlan(fresh: boolean): void {
+    this.memberState
+      ?.checkPlan({ fresh })
+      .catch((error: unknown) =>
+        this.reportError(error, error instanceof ApiError ? error.operation : 'getUserSubscriptions'),
+      );
+  }
 
   /**
    * Puts `text` in the first empty question (a new one if all are filled and there is room)
@@ -151,17 +165,12 @@ export class ConsultForm extends SessionElement {
 
   /** Signed out, or another member: nothing of the previous member's stays on screen (S16). */
   protected override memberChanged(): void {
-    this.#eligibility.abort();
     this.#forget();
   }
 
   get #formReady(): boolean {
-    return (
-      this.#eligibility.status === TaskStatus.COMPLETE &&
-      this.#eligibility.value === 'eligible' &&
-      !this.refused &&
-      this.#owner !== undefined
-    );
+    const plan = this.#plan;
+    return plan.status === 'ready' && plan.value === 'eligible' && !this.refused && this.#owner !== undefined;
   }
 
   #applyPendingText(ready = this.#formReady): void {
@@ -169,7 +178,7 @@ export class ConsultForm extends SessionElement {
     // While sending, the text waits: the form is about to be replaced by the sent state.
     if (text === undefined || !ready || this.busy || this.#owner === undefined) return;
     this.#pendingText = undefined;
-    if (this.submitted) this.#newForm();
+    if (this.submitted || this.sentTo) this.#newForm();
     const questions = [...this.questions];
     let index = questions.findIndex((q) => q.text.trim() === '');
     if (index === -1 && questions.length < MAX_QUESTIONS_PER_CONSULTATION) {
@@ -204,7 +213,7 @@ export class ConsultForm extends SessionElement {
     if (typeof draft?.idempotencyKey === 'string') {
       this.#key = { value: draft.idempotencyKey, for: fingerprint(texts) };
     }
-    if (texts.some((text) => text.trim() !== '')) this.announcement = this.localize.t('draftRestored');
+    if (texts.some((text) => text.trim() !== '')) this.announce(this.localize.t('draftRestored'));
   }
 
   /** Writes the draft now: the text, and the key when it still belongs to this text. */
@@ -244,16 +253,16 @@ export class ConsultForm extends SessionElement {
     this.sendError = undefined;
     this.refused = undefined;
     this.submitted = undefined;
-    this.announcement = '';
+    this.sentTo = undefined;
     this.#thread = undefined;
   }
 
   #newForm(): void {
     this.submitted = undefined;
+    this.sentTo = undefined;
     this.questions = [newQuestion()];
     this.triedToSend = false;
     this.sendError = undefined;
-    this.announcement = '';
   }
 
   #focusQuestion(id: number): void {
@@ -298,7 +307,7 @@ export class ConsultForm extends SessionElement {
     if (index <= 0) return;
     const previous = this.questions[index - 1];
     this.questions = this.questions.filter((q) => q.id !== id);
-    this.announcement = this.localize.t('removed');
+    this.announce(this.localize.t('removed'));
     this.#saveNow();
     if (previous) this.#focusQuestion(previous.id);
   }
@@ -311,20 +320,20 @@ export class ConsultForm extends SessionElement {
   async #submit(): Promise<void> {
     // One request in flight: a double click or Ctrl+Enter while sending does nothing more.
     if (this.busy) return;
-    const session = this.activeSession;
+    const state = this.memberState;
     const owner = this.#owner;
     if (this.#checking) {
       // Held until the member's plan is known; the button says why.
-      this.announcement = this.localize.t('checking');
+      this.announce(this.localize.t('checking'));
       return;
     }
-    if (!session || !owner || !this.#formReady) return;
+    if (!state || !owner || !this.#formReady) return;
 
     this.triedToSend = true;
     const invalid = this.questions.filter((q, i) => this.#errorOf(q, i) !== undefined);
     const [firstInvalid] = invalid;
     if (firstInvalid) {
-      this.announcement = this.localize.t('invalid', { count: invalid.length });
+      this.announce(this.localize.t('invalid', { count: invalid.length }));
       this.#focusQuestion(firstInvalid.id);
       return;
     }
@@ -341,33 +350,34 @@ export class ConsultForm extends SessionElement {
     this.#sending = controller;
     this.busy = true;
     this.sendError = undefined;
-    this.announcement = this.localize.t('sendingStatus');
+    this.announce(this.localize.t('sendingStatus'));
     try {
-      const consultation = await session.client.createConsultation(
-        { userId: owner, questions: texts },
-        { idempotencyKey, signal: controller.signal },
-      );
+      // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
+      const consultation = await state.createConsultation(texts, idempotencyKey);
       if (controller.signal.aborted || this.#owner !== owner) return;
       this.#draft.clear();
       this.#key = undefined;
-      // Every element of the session lists the new consultation now, not when a professional claims it.
-      session.announce(consultation);
       this.#newForm();
-      this.submitted = { consultationId: consultation.consultationId };
-      this.emit(
-        new ConsultSubmittedEvent({ consultationId: consultation.consultationId, questions: texts.length }),
-      );
-      this.#focus.next('#sent');
+      const { consultationId } = consultation;
+      // The page's list shows it (one live copy per page); without a list, the thread shows here.
+      if (state.requestOpen(consultationId)) {
+        this.sentTo = { consultationId };
+        this.announce(this.localize.t('sentListed'));
+      } else {
+        this.submitted = { consultationId };
+        this.#focus.next('#sent');
+      }
+      this.emit(new ConsultSubmittedEvent({ consultationId, questions: texts.length }));
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted || state.signal.aborted) return;
       this.reportError(error, 'createConsultation');
       const code = error instanceof ApiError ? error.code : undefined;
       if (code === 'subscription_required' || code === 'user_inactive') {
         this.refused = code === 'user_inactive' ? 'inactive' : 'no-subscription';
+        state.planRefused(this.refused);
         // The form, and the button that had focus, give way to the notice: focus follows.
         this.#focus.next('[part~="notice"]');
       } else this.sendError = error instanceof ApiError && error.kind !== 'http' ? 'network' : 'failed';
-      this.announcement = '';
     } finally {
       if (this.#sending === controller) {
         this.#sending = undefined;
@@ -381,12 +391,13 @@ export class ConsultForm extends SessionElement {
   #retryLoad(): void {
     // After "try again" the button is gone: focus goes to what replaced it.
     this.#focus.whenSettled(
-      () => this.#eligibility.status !== TaskStatus.PENDING,
+      () => this.#plan.status !== 'loading',
       'textarea, [part~="notice"][tabindex], [part~="notice"] button',
       false,
     );
-    this.#checkAgain = true;
-    void this.#eligibility.run();
+    // A sign-in that failed is tried again; otherwise the plan is checked again.
+    if (this.user) this.#checkPlan(true);
+    else void this.activeSession?.retry().catch(() => undefined);
   }
 
   #askAnother(): void {
@@ -398,27 +409,30 @@ export class ConsultForm extends SessionElement {
 
   protected override render() {
     const { localize } = this;
-    const task = this.#eligibility;
+    const plan = this.#plan;
     let content: TemplateResult;
-    if (task.status === TaskStatus.ERROR) content = this.#renderLoadError();
+    if (plan.status === 'error') content = this.#renderLoadError();
     // While the member's plan is checked, the form is already there to type in; only sending waits.
     else if (this.#checking) content = this.#renderForm();
     else {
-      const eligibility = this.refused ?? task.value;
+      const eligibility = this.refused ?? plan.value;
       if (eligibility === 'no-subscription') content = this.#renderRefusal('no-subscription');
       else if (eligibility === 'inactive') content = this.#renderRefusal('inactive');
       else if (this.submitted) content = this.#renderSubmitted(this.submitted.consultationId);
       else content = this.#renderForm();
     }
     return html`<div part="base" lang=${localize.language} dir=${localize.dir}>
-      <div class="visually-hidden" role="status">${this.announcement}</div>
-      ${content}
+      ${this.renderAnnouncement()} ${content}
     </div>`;
   }
 
   #renderLoadError() {
+    // What failed, named: signing in, or the plan check.
+    const text = this.user
+      ? this.localize.t('loadFailed')
+      : translate(this.localize.language, 'session', 'signInFailed');
     return html`<div part="notice" class="notice error" role="alert">
-      <p>${this.localize.t('loadFailed')}</p>
+      <p>${text}</p>
       <button type="button" @click=${this.#retryLoad}>${this.localize.t('retry')}</button>
     </div>`;
   }
@@ -469,8 +483,8 @@ export class ConsultForm extends SessionElement {
 
   /** The member's plan is still being checked: the form can be typed in, but not sent yet. */
   get #checking(): boolean {
-    const status = this.#eligibility.status;
-    return status === TaskStatus.INITIAL || status === TaskStatus.PENDING;
+    const { status } = this.#plan;
+    return status === 'idle' || status === 'loading';
   }
 
   #renderForm() {
@@ -478,7 +492,22 @@ export class ConsultForm extends SessionElement {
     const max = MAX_QUESTIONS_PER_CONSULTATION;
     const count = this.questions.length;
     const left = max - count;
+    const sentTo = this.sentTo;
     return html`<form part="form" novalidate aria-label=${localize.t('formLabel')} @submit=${this.#onSubmit}>
+      ${
+        sentTo
+          ? html`<div part="notice" class="notice success sent-to">
+              <p>${localize.t('sentListed')}</p>
+              <button
+                type="button"
+                class="link"
+                @click=${() => this.memberState?.requestOpen(sentTo.consultationId)}
+              >
+                ${localize.t('openSent')}
+              </button>
+            </div>`
+          : nothing
+      }
       <div part="emergency" class="notice warning emergency" role="note">
         <slot name="emergency">${localize.t('emergency')}</slot>
       </div>

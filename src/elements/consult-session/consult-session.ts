@@ -2,9 +2,15 @@ import { provide } from '@lit/context';
 import { html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ConsultElement } from '../shared/consult-element.js';
-import { SessionExpiredEvent } from '../shared/events.js';
+import { ConsultUnreadChangedEvent, SessionExpiredEvent } from '../shared/events.js';
 import { LocalizeController } from '../shared/localize.js';
-import { SessionManager, sessionContext, type SessionGrant, type SessionStatus } from '../../session/session.js';
+import { answeredWords } from '../shared/status.js';
+import {
+  SessionManager,
+  sessionContext,
+  type SessionGrant,
+  type SessionStatus,
+} from '../../session/session.js';
 import { styles } from './consult-session.styles.js';
 
 /**
@@ -21,6 +27,7 @@ import { styles } from './consult-session.styles.js';
  * @slot signed-out - The partner's way to sign in (a link or a button), shown in the notice when the session has ended.
  *
  * @event session-expired - The session ended and could not be renewed; sign the member in again.
+ * @event consult-unread-changed - The number of answers the member has not seen yet changed (`{ count }`): badge your own navigation with it.
  *
  * @csspart base - The wrapper of the content, and of the notice that replaces it when the session has ended.
  * @csspart notice - The notice shown when the session has ended.
@@ -73,14 +80,39 @@ export class ConsultSession extends ConsultElement {
       this.emit(new SessionExpiredEvent({ reason: reason ?? (wasReady ? 'expired' : 'refused') }));
   };
 
+  /** The unread count last told to the page. */
+  #unread = 0;
+
+  /** An answer arrived: one announcement for the page, naming who gave it. */
+  #onAnswer = (event: Event): void => {
+    const { consultationId } = (event as CustomEvent<{ consultationId: string }>).detail;
+    const record = this.manager.state.consultation(consultationId);
+    if (record) this.manager.announcer.announce(answeredWords(record, this.localize.language));
+  };
+
+  #onAnnouncement = (): void => this.requestUpdate();
+
+  #onState = (): void => {
+    const count = this.manager.state.unread.length;
+    if (count === this.#unread) return;
+    this.#unread = count;
+    this.emit(new ConsultUnreadChangedEvent({ count }));
+  };
+
   override connectedCallback(): void {
     super.connectedCallback();
     this.manager.addEventListener('status', this.#onStatus);
+    this.manager.state.addEventListener('change', this.#onState);
+    this.manager.state.addEventListener('answer', this.#onAnswer);
+    this.manager.announcer.addEventListener('change', this.#onAnnouncement);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.manager.removeEventListener('status', this.#onStatus);
+    this.manager.state.removeEventListener('change', this.#onState);
+    this.manager.state.removeEventListener('answer', this.#onAnswer);
+    this.manager.announcer.removeEventListener('change', this.#onAnnouncement);
   }
 
   /** Ends the session: forgets the token and the member's drafts. */
@@ -113,7 +145,13 @@ export class ConsultSession extends ConsultElement {
 
   protected override render() {
     // Only the session's own notice takes the member's direction: the partner's content inside keeps the page's.
-    if (this.status !== 'expired') return html`<div part="base"><slot></slot></div>`;
+    // The one announcer of the session: every element inside speaks through these two regions.
+    const { announcer } = this.manager;
+    const regions = html`<div class="visually-hidden" role="status">${announcer.polite}</div>
+      <div class="visually-hidden" role="alert">${announcer.assertive}</div>`;
+    if (this.status !== 'expired')
+      return html`<div part="base"><slot></slot></div>
+        ${regions}`;
     const signedOut = this.endedBy === 'signed-out';
     return html`<div part="base">
       <div

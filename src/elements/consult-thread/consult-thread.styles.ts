@@ -13,6 +13,8 @@ export const styles = css`
     margin: 0;
   }
   .header {
+    margin: 0;
+    font: inherit;
     display: flex;
     flex-wrap: wrap;
     align-items: center;

@@ -1,4 +1,3 @@
-import { initialState, Task, TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
@@ -16,13 +15,12 @@ import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent } from '../shared/events.js';
 import { fileName, hostOf, httpsUrl } from '../shared/links.js';
-import { LiveUpdatesController } from '../shared/live-updates.js';
 import { LocalizeController } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
-import type { SessionManager } from '../../session/session.js';
-import { statusBadge, statusStyles } from '../shared/status.js';
+import type { MemberState } from '../../session/member-state.js';
+import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
-import { isOlder } from '../shared/consultations.js';
+import { isOlder } from '../../session/consultations.js';
 
 type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
 
@@ -33,7 +31,6 @@ interface FollowupDraft {
   attempt?: { key: string; text: string };
 }
 
-/** The URL when it is absolute https, else undefined: nothing else becomes a link. */
 /** Up to two letters for the professional's avatar: "Dr. Sofía Martínez" is "SM". */
 function initials(name: string): string {
   const words = name
@@ -43,9 +40,6 @@ function initials(name: string): string {
   const first = (word: string | undefined) => (Array.from(word ?? '')[0] ?? '').toLocaleUpperCase();
   return first(words[0]) + (words.length > 1 ? first(words.at(-1)) : '');
 }
-
-const isWaiting = (c: ConsultationView | undefined): boolean =>
-  !!c && (c.status === 'open' || c.status === 'claimed') && c.questions.some((q) => q.answer === undefined);
 
 /**
  * @tagname consult-thread
@@ -79,13 +73,11 @@ export class ConsultThread extends SessionElement {
   /** The consultation itself, when the page has it already; skips the first request. */
   @property({ attribute: false }) consultation?: ConsultationView;
 
-  /** Milliseconds between checks for an answer while the live stream is down. */
-  @property({ attribute: 'poll-interval', type: Number }) pollInterval = 30_000;
+  static override watchesConsultations = true;
 
   @state() private draft = '';
   @state() private sending = false;
   @state() private sendProblem?: SendProblem;
-  @state() private announcement = '';
 
   private readonly localize = new LocalizeController(this, 'thread');
   readonly #focus = new FocusController(this);
@@ -94,53 +86,31 @@ export class ConsultThread extends SessionElement {
     () => this.consultationId && `followup:${this.consultationId}`,
   );
 
-  /** The consultation on screen: loaded for each id, session and member; aborted when they change. */
-  readonly #thread = new Task(this, {
-    args: () => [this.consultationId, this.activeSession, this.user?.id] as const,
-    task: async ([id, session, userId], { signal }) => {
-      if (!id) return initialState;
-      // A consultation the page handed over needs no request.
-      if (this.consultation?.consultationId === id) return id;
-      if (!session)
-        throw new Error('consult-thread has no session: place it in <consult-session> or set endpoint.');
-      try {
-        if (!userId) {
-          // Signing in sets the member, which runs this task again for them.
-          await session.ready();
-          return initialState;
-        }
-        const consultation = await session.client.getConsultation(id, { signal });
-        signal.throwIfAborted();
-        this.#apply(consultation);
-        return id;
-      } catch (error) {
-        if (signal.aborted) return initialState;
-        throw error;
-      }
-    },
-    onError: (error) => this.reportError(error, 'getConsultation'),
-  });
+  /** The state whose consultation events this thread follows. */
+  #following?: MemberState;
 
-  get #loaded(): boolean {
-    return this.#thread.status === TaskStatus.COMPLETE && this.consultation !== undefined;
+  /**
+   * The consultation on screen: the member state's record (one copy for the whole page), else
+   * the one the page handed over. Undefined while it loads.
+   */
+  get #record(): ConsultationView | undefined {
+    const id = this.consultationId;
+    if (!id) return undefined;
+    const held = this.memberState?.consultation(id);
+    const given = this.consultation?.consultationId === id ? this.consultation : undefined;
+    if (held && given) return isOlder(held, given) ? given : held;
+    return held ?? given;
   }
 
-  readonly #live = new LiveUpdatesController(this, {
-    onUpdate: ({ consultation }) => {
-      if (consultation.consultationId === this.consultationId && this.#loaded) {
-        this.#apply(consultation);
-      }
-    },
-    poll: async (session, signal) => {
-      const id = this.consultationId;
-      if (!id) return;
-      const consultation = await session.client.getConsultation(id, { signal });
-      // Another consultation may have been opened while this one was on its way.
-      if (!signal.aborted && id === this.consultationId) this.#apply(consultation);
-    },
-    shouldPoll: () => isWaiting(this.consultation),
-    interval: () => this.pollInterval,
-  });
+  /** Where the first read of the consultation is, when the page did not hand it over. */
+  get #loadStatus(): { status: 'idle' | 'loading' | 'ready' | 'error'; error?: unknown } {
+    const id = this.consultationId;
+    if (!id || this.#record) return { status: 'ready' };
+    const state = this.memberState;
+    const signIn = this.signInStatus;
+    if (!state || signIn !== 'ready') return { status: signIn };
+    return state.consultationStatus(id);
+  }
 
   #attempt?: { key: string; text: string };
 
@@ -150,18 +120,17 @@ export class ConsultThread extends SessionElement {
     void preloadMarkdown().catch(() => undefined);
   }
 
-  protected override sessionChanged(session: SessionManager | undefined): void {
-    this.#live.setSession(session);
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#follow(undefined);
   }
 
   /** Nothing of the previous member stays: the consultation, the follow-up draft, what was announced. */
   protected override memberChanged(): void {
-    this.#thread.abort();
     this.consultation = undefined;
     this.draft = '';
     this.#attempt = undefined;
     this.sendProblem = undefined;
-    this.announcement = '';
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -191,48 +160,95 @@ export class ConsultThread extends SessionElement {
     }
     if (idChanged) this.sendProblem = undefined;
     if (idChanged || changed.has('user')) this.#restoreDraft();
+    this.#follow(this.isConnected ? this.memberState : undefined);
+    // The page's record goes into the member state, which other views of it then share.
+    if (this.consultation && this.user && this.consultation.userId === this.user.id)
+      this.memberState?.apply(this.consultation);
+    this.#loadIfNeeded();
   }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    // On screen: its answers are seen.
+    const id = this.consultationId;
+    if (id && this.isConnected && this.#record) this.memberState?.markSeen(id);
+  }
+
+  /** Reads the consultation once the member is known, unless the state has it or is reading it. */
+  #loadIfNeeded(): void {
+    const id = this.consultationId;
+    const state = this.memberState;
+    const session = this.activeSession;
+    if (!id || this.#record || !this.isConnected || !session) return;
+    if (!this.user) {
+      // Signing in sets the member, which renders this element again for them.
+      this.signInIfIdle();
+      return;
+    }
+    if (state?.consultationStatus(id).status !== 'idle') return;
+    state.load(id).catch((error: unknown) => this.reportError(error, 'getConsultation'));
+  }
+
+  /** Follows the state's consultation events: answers and endings of the one shown are announced here. */
+  #follow(state: MemberState | undefined): void {
+    if (state === this.#following) return;
+    this.#following?.removeEventListener('consultation', this.#onConsultation);
+    this.#following = state;
+    state?.addEventListener('consultation', this.#onConsultation);
+  }
+
+  #onConsultation = (event: Event): void => {
+    const { previous, record } = (
+      event as CustomEvent<{ previous?: ConsultationView; record: ConsultationView }>
+    ).detail;
+    if (record.consultationId !== this.consultationId || !previous) return;
+    this.#told(previous, record);
+  };
 
   #retry = (): void => {
     // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
     this.#focus.whenSettled(
-      () => this.#thread.status !== TaskStatus.PENDING,
+      () => this.#loadStatus.status !== 'loading',
       '#question-0, [part~="notice"][tabindex]',
     );
     this.reload();
   };
 
-  /** Loads the consultation again, for example after an error. */
-  reload(): void {
-    this.consultation = undefined;
-    void this.#thread.run();
+  /**
+   * Moves focus to the consultation's heading (its status and date), once it is shown: where a
+   * member lands when a question they sent opens here.
+   */
+  focusHeading(): void {
+    if (this.#record) this.#focus.next('#heading');
+    else this.#focus.whenSettled(() => this.#record !== undefined, '#heading', false);
+    this.requestUpdate();
   }
 
-  /** Shows a newer record of the consultation, and tells the member what changed. */
-  #apply(next: ConsultationView): void {
-    const previous =
-      this.consultation?.consultationId === next.consultationId ? this.consultation : undefined;
-    // A slow poll must not take back a question the member has just asked.
-    if (previous && isOlder(next, previous)) return;
-    this.consultation = next;
-    if (!previous) return;
+  /** Reads the consultation again, for example after an error. */
+  reload(): void {
+    const id = this.consultationId;
+    if (id && !this.user) void this.activeSession?.retry().catch(() => undefined);
+    if (!id || !this.user) return;
+    this.memberState
+      ?.load(id, { fresh: true })
+      .catch((error: unknown) => this.reportError(error, 'getConsultation'));
+  }
+
+  /** Tells the member what changed between two records of the consultation on screen. */
+  #told(previous: ConsultationView, next: ConsultationView): void {
     const answered = next.questions.some(
       (item, i) =>
         item.answer !== undefined && previous.questions[i] && previous.questions[i].answer === undefined,
     );
     if (answered) {
-      this.#announce(this.localize.t('answered'));
+      // The same words as the session's own announcement of it: heard once.
+      this.announce(answeredWords(next, this.localize.language));
       this.emit(new ConsultAnsweredEvent({ consultationId: next.consultationId, status: next.status }));
     } else if (next.status !== previous.status) {
-      if (next.status === 'claimed') this.#announce(this.localize.t('working'));
-      if (next.status === 'closed') this.#announce(this.localize.t('closedReason'));
-      if (next.status === 'canceled') this.#announce(this.localize.t('canceledReason'));
+      if (next.status === 'claimed') this.announce(this.localize.t('working'));
+      if (next.status === 'closed') this.announce(this.localize.t('closedReason'));
+      if (next.status === 'canceled') this.announce(this.localize.t('canceledReason'));
     }
-  }
-
-  #announce(text: string): void {
-    // The same words twice in a row would not be read again: make them differ invisibly.
-    this.announcement = this.announcement === text ? `${text}\u00a0` : text;
   }
 
   #restoreDraft(): void {
@@ -264,10 +280,10 @@ export class ConsultThread extends SessionElement {
 
   #onSubmit = async (event: SubmitEvent): Promise<void> => {
     event.preventDefault();
-    const consultation = this.consultation;
-    const session = this.activeSession;
+    const consultation = this.#record;
+    const state = this.memberState;
     if (this.sending || !consultation) return;
-    if (!session) {
+    if (!state?.member) {
       this.sendProblem = 'failed';
       return;
     }
@@ -284,16 +300,12 @@ export class ConsultThread extends SessionElement {
     this.sending = true;
     this.sendProblem = undefined;
     try {
-      const updated = await session.client.addConsultationFollowUp(
-        consultation.consultationId,
-        { question: text },
-        { idempotencyKey: attempt.key },
-      );
+      // The member's scope: if they sign out meanwhile, this rejects and nothing below runs (S21).
+      const updated = await state.addFollowUp(consultation.consultationId, text, attempt.key);
       this.#attempt = undefined;
       this.draft = '';
       this.#draft.clear();
-      this.#apply(updated);
-      this.#announce(this.localize.t('sent'));
+      this.announce(this.localize.t('sent'));
       this.#focus.next(`#question-${updated.questions.length - 1}`);
       this.emit(
         new ConsultFollowupEvent({
@@ -302,15 +314,13 @@ export class ConsultThread extends SessionElement {
         }),
       );
     } catch (error) {
+      if (state.signal.aborted) return;
       const code = error instanceof ApiError && error.status === 409 ? error.code : undefined;
       if (code === 'question_limit_reached' || code === 'consultation_closed') {
         this.sendProblem = code === 'question_limit_reached' ? 'limit' : 'closed';
         this.#focus.next('#followup-notice');
         // The server knows more than the page: show what it has.
-        void session.client
-          .getConsultation(consultation.consultationId)
-          .then((fresh) => this.#apply(fresh))
-          .catch(() => undefined);
+        void state.load(consultation.consultationId, { fresh: true }).catch(() => undefined);
       } else {
         this.sendProblem = 'failed';
         this.#focus.next('#followup-input');
@@ -333,7 +343,7 @@ export class ConsultThread extends SessionElement {
   }
 
   protected override render() {
-    const loading = !this.consultation && this.#thread.status === TaskStatus.PENDING;
+    const loading = this.#loadStatus.status === 'loading';
     return html`<div
       part="base"
       class="base"
@@ -341,14 +351,14 @@ export class ConsultThread extends SessionElement {
       dir=${this.localize.dir}
       aria-busy=${loading ? 'true' : 'false'}
     >
-      ${this.#renderBody(loading)}
-      <div class="visually-hidden" role="status">${this.announcement}</div>
+      ${this.#renderBody(loading)} ${this.renderAnnouncement()}
     </div>`;
   }
 
   #renderBody(loading: boolean): TemplateResult {
     const { localize } = this;
-    if (this.consultation) return this.#renderConsultation(this.consultation);
+    const record = this.#record;
+    if (record) return this.#renderConsultation(record);
     if (loading) {
       // A question and an answer, shaped like the thread to come.
       return html`<div class="loading">
@@ -365,8 +375,9 @@ export class ConsultThread extends SessionElement {
         </div>
       </div>`;
     }
-    if (this.#thread.status === TaskStatus.ERROR && !this.consultation) {
-      const error = this.#thread.error;
+    const load = this.#loadStatus;
+    if (load.status === 'error') {
+      const { error } = load;
       const notFound = error instanceof ApiError && error.status === 404;
       // A consultation that does not exist will not appear by trying again: say so, with no retry.
       return notFound
@@ -384,7 +395,7 @@ export class ConsultThread extends SessionElement {
   #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
     const professional = c.questions.findLast((q) => q.professional)?.professional;
-    return html`<div class="header">
+    return html`<h3 class="header" id="heading" tabindex="-1">
         ${statusBadge(c.status, localize.language)}
         ${
           Number.isNaN(Date.parse(c.createdAt))
@@ -393,7 +404,7 @@ export class ConsultThread extends SessionElement {
                 >${localize.t('askedOn', { date: localize.format.date(c.createdAt) })}</span
               >`
         }
-      </div>
+      </h3>
       ${professional ? this.#renderProfessional(c, professional) : nothing}
       <ol class="thread" aria-label=${localize.t('thread')}>
         ${c.questions.map((item, index) => this.#renderItem(c, item, index, professional))}

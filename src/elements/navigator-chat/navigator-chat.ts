@@ -326,9 +326,14 @@ export class NavigatorChat extends SessionElement {
     try {
       const conversationId = await this.#ensureConversation(session, memberId);
       operation = 'sendNavigatorMessage';
+      // In the member's scope: a sign-out meanwhile aborts it (S21).
+      const signal = this.memberState?.signal;
       const reply = await session.client.sendNavigatorMessage(
         { conversationId, message: message.text },
-        message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : {},
+        {
+          ...(message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : {}),
+          ...(signal ? { signal } : {}),
+        },
       );
       if (this.#memberId !== memberId) return;
       if (reply.messages.some((m) => m.suggestsDoctor)) await this.#checkPlan(session, memberId);
@@ -342,6 +347,8 @@ export class NavigatorChat extends SessionElement {
       });
       this.messages = [...this.messages, ...answers];
       this.#announce([...this.messages.filter((m) => m.key === message.key), ...answers]);
+      // An urgent reply is not left to the polite log: the session's assertive region says it now.
+      if (answers.some((m) => m.urgent)) this.announce(this.localize.t('urgent'), true);
     } catch (error) {
       if (this.#memberId !== memberId) return;
       // The conversation is no longer the member's here (the proxy forgot it): a retry starts a new one.

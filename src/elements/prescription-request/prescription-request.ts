@@ -61,7 +61,6 @@ export class PrescriptionRequest extends SessionElement {
   @state() private sending = false;
   @state() private sent?: PrescriptionView;
   @state() private problem?: Problem;
-  @state() private announcement = '';
 
   private readonly localize = new LocalizeController(this, 'prescription');
   readonly #focus = new FocusController(this);
@@ -139,7 +138,6 @@ export class PrescriptionRequest extends SessionElement {
     this.sending = false;
     this.sent = undefined;
     this.problem = undefined;
-    this.announcement = '';
   }
 
   #set(question: SurveyQuestion, answer: SurveyAnswer | undefined): void {
@@ -169,13 +167,13 @@ export class PrescriptionRequest extends SessionElement {
   #onSubmit = async (event: Event): Promise<void> => {
     event.preventDefault();
     const checked = this.#survey;
-    const session = this.activeSession;
-    if (this.sending || !('survey' in checked) || !session) return;
+    const state = this.memberState;
+    if (this.sending || !('survey' in checked) || !state) return;
     this.triedToSend = true;
     const invalid = checked.survey.questions.filter((q) => this.#errorOf(q) !== undefined);
     const [first] = invalid;
     if (first) {
-      this.announcement = this.localize.t('invalid', { count: invalid.length });
+      this.announce(this.localize.t('invalid', { count: invalid.length }));
       this.#focus.next(`[data-question="${first.id}"]`);
       return;
     }
@@ -195,23 +193,20 @@ export class PrescriptionRequest extends SessionElement {
     this.sending = true;
     this.problem = undefined;
     try {
-      const created = await session.client.createPrescriptionRequest(
-        { userId: memberId, indicationSurvey: answers },
-        { idempotencyKey: key },
-      );
-      if (this.user?.id !== memberId) return;
+      // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
+      const created = await state.sendPrescription(answers, key);
       this.sent = created;
       this.answers = {};
       this.#key = undefined;
       this.triedToSend = false;
       this.#draft.clear();
-      this.announcement = this.localize.t('sent');
+      this.announce(this.localize.t('sent'));
       this.#focus.next('#sent');
       this.emit(
         new PrescriptionSubmittedEvent({ prescriptionId: created.prescriptionId, status: created.status }),
       );
     } catch (error) {
-      if (this.user?.id !== memberId) return;
+      if (state.signal.aborted) return;
       const code = error instanceof ApiError ? error.code : undefined;
       this.problem =
         code === 'subscription_required'
@@ -228,14 +223,12 @@ export class PrescriptionRequest extends SessionElement {
 
   #another(): void {
     this.sent = undefined;
-    this.announcement = '';
     this.#focus.next('[data-question]');
   }
 
   protected override render() {
     return html`<div part="base" class="base" lang=${this.localize.language} dir=${this.localize.dir}>
-      ${this.#renderBody()}
-      <div class="visually-hidden" role="status">${this.announcement}</div>
+      ${this.#renderBody()} ${this.renderAnnouncement()}
     </div>`;
   }
 

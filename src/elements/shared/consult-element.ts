@@ -1,5 +1,5 @@
 import { consume, ContextRoot } from '@lit/context';
-import { LitElement, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import { VERSION } from '../../version.js';
@@ -12,6 +12,7 @@ import {
   resolveLanguage,
   type LocalizedHost,
 } from './localize.js';
+import type { MemberState } from '../../session/member-state.js';
 import { SessionManager, sessionContext, type SessionUser } from '../../session/session.js';
 import { hostStyles } from './styles.js';
 
@@ -245,9 +246,27 @@ export class SessionElement extends ConsultElement {
   /** The member, once the session knows them. */
   @state() protected user?: SessionUser;
 
+  /** What this element tells screen readers itself, when no `<consult-session>` speaks for it. */
+  @state() protected announcement = '';
+
   #watched?: SessionManager;
   #memberId?: string;
   #onStatus = () => this.#syncFromSession();
+  /** The member state changed: the element renders from it again. */
+  #onState = () => this.requestUpdate();
+
+  /**
+   * The element shows the member's consultations: while it is connected, the session keeps them
+   * current (the live stream, or polling when the proxy cannot push).
+   */
+  static watchesConsultations = false;
+
+  #unwatch?: () => void;
+
+  /** The member's state in the session in use. @internal */
+  get memberState(): MemberState | undefined {
+    return this.activeSession?.state;
+  }
 
   /** The session in use, or undefined when the element has neither a context nor an endpoint. @internal */
   get activeSession(): SessionManager | undefined {
@@ -272,7 +291,10 @@ export class SessionElement extends ConsultElement {
     super.disconnectedCallback();
     // Detached is not signed out: the member and their data stay until the session says otherwise.
     this.#watched?.removeEventListener('status', this.#onStatus);
+    this.#watched?.state.removeEventListener('change', this.#onState);
     this.#watched = undefined;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -280,6 +302,25 @@ export class SessionElement extends ConsultElement {
     if (changed.has('session') || changed.has('contextSession') || changed.has('endpoint')) {
       this.#watch(this.activeSession);
     }
+  }
+
+  /**
+   * Before the member is known: starts signing in, once. A sign-in that failed is tried again only
+   * from a "try again" (`retry()`), never by rendering again.
+   */
+  protected signInIfIdle(): void {
+    const session = this.activeSession;
+    if (session?.status === 'idle' && this.isConnected) void session.ready().catch(() => undefined);
+  }
+
+  /**
+   * How the member's data can be had: `loading` while signing in, `error` when signing in failed
+   * or there is no session, `ready` once the member is known.
+   */
+  protected get signInStatus(): 'loading' | 'error' | 'ready' {
+    const session = this.activeSession;
+    if (!session || session.status === 'error') return 'error';
+    return this.user ? 'ready' : 'loading';
   }
 
   /** Called when the session in use changes (another member, or a different session). */
@@ -290,6 +331,29 @@ export class SessionElement extends ConsultElement {
    * member's data it holds (properties, render state, pending requests). Runs before the next render.
    */
   protected memberChanged(): void {}
+
+  /** The session's announcer speaks for this element: its session is the enclosing `<consult-session>`'s. */
+  get #sessionSpeaks(): boolean {
+    const session = this.activeSession;
+    return session !== undefined && session === this.contextSession;
+  }
+
+  /**
+   * Tells screen readers `text`, assertively when `urgent`: through the session's one announcer
+   * (heard once however many elements tell it), or this element's own live region when it is
+   * used alone.
+   */
+  protected announce(text: string, urgent = false): void {
+    if (this.#sessionSpeaks) this.activeSession?.announcer.announce(text, urgent);
+    // The same words twice in a row would not be read again: make them differ invisibly.
+    else this.announcement = this.announcement === text ? `${text}\u00a0` : text;
+  }
+
+  /** The element's own live region, rendered only when no `<consult-session>` speaks for it. */
+  protected renderAnnouncement(): TemplateResult | typeof nothing {
+    if (this.#sessionSpeaks) return nothing;
+    return html`<div class="visually-hidden" role="status">${this.announcement}</div>`;
+  }
 
   /**
    * Reports a failure the member saw: a `consult-error` event (ids and codes only), and
@@ -310,8 +374,15 @@ export class SessionElement extends ConsultElement {
   #watch(session: SessionManager | undefined): void {
     if (session === this.#watched) return;
     this.#watched?.removeEventListener('status', this.#onStatus);
+    this.#watched?.state.removeEventListener('change', this.#onState);
     this.#watched = session;
     session?.addEventListener('status', this.#onStatus);
+    session?.state.addEventListener('change', this.#onState);
+    this.#unwatch?.();
+    this.#unwatch =
+      session && (this.constructor as typeof SessionElement).watchesConsultations
+        ? session.watch()
+        : undefined;
     this.#syncFromSession();
     this.sessionChanged(session);
   }
@@ -325,6 +396,7 @@ export class SessionElement extends ConsultElement {
     this.#memberId = user?.id;
     this.user = user;
     if (changed) {
+      this.announcement = '';
       this.memberChanged();
       // Rendered now, not at the next frame: no script may find the previous member's words meanwhile.
       if (this.hasUpdated && this.isConnected) {
@@ -336,6 +408,7 @@ export class SessionElement extends ConsultElement {
     const standalone = !this.session && !this.contextSession;
     if (standalone && session?.status === 'expired' && previous)
       this.emit(new SessionExpiredEvent({ reason: 'expired' }));
-    if (previous?.id !== this.user?.id) this.requestUpdate();
+    // Signing in, failed, ended: what the element shows may follow the session's status.
+    this.requestUpdate();
   }
 }

@@ -87,6 +87,14 @@ export class ConsultErrorEvent extends ConsultEvent<{ code: string; status: numb
   }
 }
 
+/** How many of the member's answers they have not seen yet changed: badge the partner's own navigation with it. */
+export class ConsultUnreadChangedEvent extends ConsultEvent<{ count: number }> {
+  static readonly eventName = 'consult-unread-changed';
+  constructor(detail: { count: number }) {
+    super(ConsultUnreadChangedEvent.eventName, detail);
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'consult-submitted': ConsultSubmittedEvent;
@@ -97,5 +105,6 @@ declare global {
     'prescription-submitted': PrescriptionSubmittedEvent;
     'session-expired': SessionExpiredEvent;
     'consult-error': ConsultErrorEvent;
+    'consult-unread-changed': ConsultUnreadChangedEvent;
   }
 }

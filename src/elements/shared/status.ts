@@ -3,6 +3,7 @@
  * `status` strings of the translations), its colors, and its markup.
  */
 import { css, html, type TemplateResult } from 'lit';
+import type { ConsultationView } from '../../client/browser-types.js';
 import type { ConsultationStatus } from '../../client/types.js';
 import { translate } from './localize.js';
 
@@ -36,4 +37,17 @@ export function statusBadge(status: ConsultationStatus, language: string): Templ
       status,
     )}</span
   >`;
+}
+
+/**
+ * Who answered, in words: "Dr. Amara Okafor, General Practitioner, answered your question", from
+ * the professional on the latest answer.
+ */
+export function answeredWords(record: ConsultationView, language: string): string {
+  const professional = record.questions.findLast((q) => q.answer !== undefined)?.professional;
+  if (!professional?.name) return translate(language, 'session', 'answered');
+  const { name, title } = professional;
+  return title
+    ? translate(language, 'session', 'answeredBy', { name, title })
+    : translate(language, 'session', 'answeredByName', { name });
 }

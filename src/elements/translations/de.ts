@@ -9,6 +9,10 @@ const de: Translation = {
     signedOut:
       'Sie haben sich abgemeldet. Melden Sie sich an, um Ihre Fragen an Ärztinnen und Ärzte zu sehen.',
     signIn: 'Erneut anmelden',
+    signInFailed: 'Wir konnten Sie nicht anmelden.',
+    answeredBy: '{name}, {title}, hat Ihre Frage beantwortet',
+    answeredByName: '{name} hat Ihre Frage beantwortet',
+    answered: 'Ihre Frage wurde beantwortet',
   },
   answer: {
     imageOmitted: 'Bild nicht angezeigt',
@@ -68,7 +72,7 @@ const de: Translation = {
   },
   form: {
     checking: 'Ihr Tarif wird geprüft, bevor Sie senden können…',
-    loadFailed: 'Das Fragenformular konnte nicht geladen werden.',
+    loadFailed: 'Wir konnten Ihren Tarif nicht prüfen.',
     retry: 'Erneut versuchen',
     formLabel: 'Ärztin oder Arzt fragen',
     emergency:
@@ -99,6 +103,8 @@ const de: Translation = {
     sendFailedNetwork:
       'Die Verbindung brach ab, bevor eine Antwort kam. Ihr Text bleibt erhalten, und ein erneuter Versuch sendet ihn nicht doppelt.',
     sent: 'Ihre Frage wurde gesendet. Die Antwort erscheint hier.',
+    sentListed: 'Ihre Frage wurde gesendet. Sie und die Antwort finden Sie in Ihren Beratungen.',
+    openSent: 'Frage öffnen',
     askAnother: 'Eine neue Frage stellen',
     noSubscriptionTitle: 'Kein aktives Abonnement',
     noSubscription: 'Ihr Tarif umfasst derzeit keine Fragen an Ärztinnen und Ärzte.',
@@ -118,7 +124,9 @@ const de: Translation = {
     questions: '{used} von {max} Fragen',
     showMore: { one: 'Mehr anzeigen (noch {count})', other: 'Mehr anzeigen (noch {count})' },
     back: 'Zurück zu allen Beratungen',
-    answered: 'Ein Arzt hat eine Ihrer Fragen beantwortet',
+    newAnswer: 'Neue Antwort',
+    newAnswerFrom: 'Neue Antwort von {name}',
+    unread: { one: '{count} neue Antwort', other: '{count} neue Antworten' },
   },
   thread: {
     loading: 'Die Beratung wird geladen…',
@@ -159,7 +167,6 @@ const de: Translation = {
     closedReason: 'Diese Beratung wurde abgeschlossen; starten Sie eine neue, um weitere Fragen zu stellen.',
     canceledReason: 'Diese Beratung wurde abgebrochen; starten Sie eine neue, um weitere Fragen zu stellen.',
     unsent: 'Ihre nicht gesendete Frage (kopieren Sie sie in eine neue Beratung)',
-    answered: 'Ein Arzt hat Ihre Frage beantwortet',
     sent: 'Ihre Frage wurde gesendet',
   },
   navigator: {

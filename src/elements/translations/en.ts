@@ -10,6 +10,10 @@ const en = {
     expired: 'Your session has ended. Please sign in again to continue.',
     signedOut: 'You have signed out. Sign in to see your questions to a doctor.',
     signIn: 'Sign in again',
+    signInFailed: 'We could not sign you in.',
+    answeredBy: '{name}, {title}, answered your question',
+    answeredByName: '{name} answered your question',
+    answered: 'Your question has been answered',
   },
   answer: {
     imageOmitted: 'Image not shown',
@@ -65,7 +69,7 @@ const en = {
   },
   form: {
     checking: 'Checking your plan before you can send…',
-    loadFailed: 'We could not load the question form.',
+    loadFailed: 'We could not check your plan.',
     retry: 'Try again',
     formLabel: 'Ask a doctor',
     emergency:
@@ -92,6 +96,8 @@ const en = {
     sendFailedNetwork:
       'The connection was lost before we heard back. Your text is kept, and trying again will not send it twice.',
     sent: 'Your question was sent. A doctor will answer here.',
+    sentListed: 'Your question was sent. You will find it, and the answer, in your consultations.',
+    openSent: 'Open your question',
     askAnother: 'Ask another question',
     noSubscriptionTitle: 'No active subscription',
     noSubscription: 'Your plan does not include questions to a doctor at the moment.',
@@ -111,7 +117,9 @@ const en = {
     questions: '{used} of {max} questions',
     showMore: { one: 'Show more ({count} left)', other: 'Show more ({count} left)' },
     back: 'Back to all consultations',
-    answered: 'A doctor has answered one of your questions',
+    newAnswer: 'New answer',
+    newAnswerFrom: 'New answer from {name}',
+    unread: { one: '{count} new answer', other: '{count} new answers' },
   },
   thread: {
     loading: 'Loading the consultation…',
@@ -151,7 +159,6 @@ const en = {
     closedReason: 'This consultation was closed; start a new one to ask more.',
     canceledReason: 'This consultation was canceled; start a new one to ask more.',
     unsent: 'Your unsent question (copy it into a new consultation)',
-    answered: 'A doctor has answered your question',
     sent: 'Your question was sent',
   },
   navigator: {

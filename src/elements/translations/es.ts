@@ -8,6 +8,10 @@ const es: Translation = {
     expired: 'Tu sesión ha terminado. Vuelve a iniciar sesión para continuar.',
     signedOut: 'Ha cerrado la sesión. Inicie sesión para ver sus preguntas al médico.',
     signIn: 'Volver a iniciar sesión',
+    signInFailed: 'No pudimos iniciar tu sesión.',
+    answeredBy: '{name}, {title}, ha respondido a tu pregunta',
+    answeredByName: '{name} ha respondido a tu pregunta',
+    answered: 'Tu pregunta ha sido respondida',
   },
   answer: {
     imageOmitted: 'Imagen no mostrada',
@@ -72,7 +76,7 @@ const es: Translation = {
   },
   form: {
     checking: 'Comprobando tu plan antes de enviar…',
-    loadFailed: 'No pudimos cargar el formulario de preguntas.',
+    loadFailed: 'No pudimos comprobar tu plan.',
     retry: 'Reintentar',
     formLabel: 'Preguntar a un médico',
     emergency:
@@ -119,6 +123,8 @@ const es: Translation = {
     sendFailedNetwork:
       'Se perdió la conexión antes de recibir respuesta. Tu texto se conserva y volver a intentarlo no lo enviará dos veces.',
     sent: 'Tu pregunta se ha enviado. Un médico te responderá aquí.',
+    sentListed: 'Tu pregunta se ha enviado. La encontrarás, con la respuesta, en tus consultas.',
+    openSent: 'Abrir tu pregunta',
     askAnother: 'Hacer otra pregunta',
     noSubscriptionTitle: 'Sin suscripción activa',
     noSubscription: 'Tu plan no incluye preguntas a un médico en este momento.',
@@ -142,7 +148,13 @@ const es: Translation = {
       other: 'Mostrar más (quedan {count})',
     },
     back: 'Volver a todas las consultas',
-    answered: 'Un médico ha respondido a una de tus preguntas',
+    newAnswer: 'Nueva respuesta',
+    newAnswerFrom: 'Nueva respuesta de {name}',
+    unread: {
+      one: '{count} respuesta nueva',
+      many: '{count} respuestas nuevas',
+      other: '{count} respuestas nuevas',
+    },
   },
   thread: {
     loading: 'Cargando la consulta…',
@@ -183,7 +195,6 @@ const es: Translation = {
     closedReason: 'Esta consulta se cerró; inicia una nueva para hacer más preguntas.',
     canceledReason: 'Esta consulta se canceló; inicia una nueva para hacer más preguntas.',
     unsent: 'Tu pregunta sin enviar (cópiala en una nueva consulta)',
-    answered: 'Un médico ha respondido a tu pregunta',
     sent: 'Tu pregunta se ha enviado',
   },
   navigator: {

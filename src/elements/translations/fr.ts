@@ -8,6 +8,10 @@ const fr: Translation = {
     expired: 'Votre session a expiré. Veuillez vous reconnecter pour continuer.',
     signedOut: 'Vous vous êtes déconnecté. Connectez-vous pour voir vos questions au médecin.',
     signIn: 'Se reconnecter',
+    signInFailed: 'Impossible de vous connecter.',
+    answeredBy: '{name}, {title}, a répondu à votre question',
+    answeredByName: '{name} a répondu à votre question',
+    answered: 'Votre question a reçu une réponse',
   },
   answer: {
     imageOmitted: 'Image non affichée',
@@ -72,7 +76,7 @@ const fr: Translation = {
   },
   form: {
     checking: 'Vérification de votre offre avant l’envoi…',
-    loadFailed: 'Impossible de charger le formulaire de question.',
+    loadFailed: 'Impossible de vérifier votre offre.',
     retry: 'Réessayer',
     formLabel: 'Poser une question à un médecin',
     emergency:
@@ -119,6 +123,8 @@ const fr: Translation = {
     sendFailedNetwork:
       "La connexion a été perdue avant la réponse. Votre texte est conservé, et un nouvel essai ne l'enverra pas deux fois.",
     sent: 'Votre question a été envoyée. Un médecin vous répondra ici.',
+    sentListed: 'Votre question a été envoyée. Vous la retrouverez, avec la réponse, dans vos consultations.',
+    openSent: 'Ouvrir votre question',
     askAnother: 'Poser une autre question',
     noSubscriptionTitle: "Pas d'abonnement actif",
     noSubscription: "Votre offre n'inclut pas de questions à un médecin pour le moment.",
@@ -142,7 +148,13 @@ const fr: Translation = {
       other: 'Afficher plus ({count} restantes)',
     },
     back: 'Retour à toutes les consultations',
-    answered: 'Un médecin a répondu à l’une de vos questions',
+    newAnswer: 'Nouvelle réponse',
+    newAnswerFrom: 'Nouvelle réponse de {name}',
+    unread: {
+      one: '{count} nouvelle réponse',
+      many: '{count} nouvelles réponses',
+      other: '{count} nouvelles réponses',
+    },
   },
   thread: {
     loading: 'Chargement de la consultation…',
@@ -185,7 +197,6 @@ const fr: Translation = {
     canceledReason:
       'Cette consultation a été annulée ; commencez-en une nouvelle pour poser d’autres questions.',
     unsent: 'Votre question non envoyée (copiez-la dans une nouvelle consultation)',
-    answered: 'Un médecin a répondu à votre question',
     sent: 'Votre question a été envoyée',
   },
   navigator: {

@@ -8,6 +8,10 @@ const nl: Translation = {
     expired: 'Uw sessie is verlopen. Log opnieuw in om verder te gaan.',
     signedOut: 'U bent afgemeld. Meld u aan om uw vragen aan een arts te zien.',
     signIn: 'Opnieuw aanmelden',
+    signInFailed: 'We konden u niet aanmelden.',
+    answeredBy: '{name}, {title}, heeft uw vraag beantwoord',
+    answeredByName: '{name} heeft uw vraag beantwoord',
+    answered: 'Uw vraag is beantwoord',
   },
   answer: {
     imageOmitted: 'Afbeelding niet getoond',
@@ -63,7 +67,7 @@ const nl: Translation = {
   },
   form: {
     checking: 'Uw abonnement wordt gecontroleerd voordat u kunt versturen…',
-    loadFailed: 'We konden het vragenformulier niet laden.',
+    loadFailed: 'We konden uw abonnement niet controleren.',
     retry: 'Opnieuw proberen',
     formLabel: 'Een arts een vraag stellen',
     emergency:
@@ -90,6 +94,8 @@ const nl: Translation = {
     sendFailedNetwork:
       'De verbinding viel weg voordat er antwoord kwam. Uw tekst blijft bewaard, en opnieuw proberen verstuurt hem niet twee keer.',
     sent: 'Uw vraag is verstuurd. Een arts antwoordt hier.',
+    sentListed: 'Uw vraag is verstuurd. U vindt haar, en het antwoord, bij uw consulten.',
+    openSent: 'Uw vraag openen',
     askAnother: 'Een nieuwe vraag stellen',
     noSubscriptionTitle: 'Geen actief abonnement',
     noSubscription: 'Uw pakket bevat op dit moment geen vragen aan een arts.',
@@ -109,7 +115,9 @@ const nl: Translation = {
     questions: '{used} van {max} vragen',
     showMore: { one: 'Meer tonen (nog {count})', other: 'Meer tonen (nog {count})' },
     back: 'Terug naar alle consulten',
-    answered: 'Een arts heeft een van uw vragen beantwoord',
+    newAnswer: 'Nieuw antwoord',
+    newAnswerFrom: 'Nieuw antwoord van {name}',
+    unread: { one: '{count} nieuw antwoord', other: '{count} nieuwe antwoorden' },
   },
   thread: {
     loading: 'Het consult wordt geladen…',
@@ -149,7 +157,6 @@ const nl: Translation = {
     closedReason: 'Dit consult is afgesloten; begin een nieuw consult om meer te vragen.',
     canceledReason: 'Dit consult is geannuleerd; begin een nieuw consult om meer te vragen.',
     unsent: 'Uw niet-verstuurde vraag (kopieer die naar een nieuw consult)',
-    answered: 'Een arts heeft uw vraag beantwoord',
     sent: 'Uw vraag is verstuurd',
   },
   navigator: {

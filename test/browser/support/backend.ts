@@ -54,3 +54,12 @@ export function upstreamCalls(backend: DemoBackend, method: string, pathPattern:
 export function shadowText(element: Element): string {
   return (element.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * What screen readers last heard from `element`: the polite region of the `<consult-session>` it
+ * is in (the session's one announcer), or the element's own when it is used alone.
+ */
+export function announced(element: Element): string {
+  const speaker = element.closest('consult-session') ?? element;
+  return speaker.shadowRoot?.querySelector('[role=status]')?.textContent ?? '';
+}

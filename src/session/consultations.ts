@@ -1,5 +1,5 @@
-import { FINAL_CONSULTATION_STATUSES } from '../../client/types.js';
-import type { ConsultationView } from '../../client/browser-types.js';
+import { FINAL_CONSULTATION_STATUSES } from '../client/types.js';
+import type { ConsultationView } from '../client/browser-types.js';
 
 /** How many of a consultation's questions have their answer. */
 export const answeredCount = (c: ConsultationView): number =>

@@ -1,0 +1,86 @@
+/**
+ * Which answers the member has had on screen, per consultation: the number of answers seen and
+ * when (ids, counts and times only, never health text). Kept in sessionStorage per member so a
+ * reload keeps them; wiped on sign-out and when another member signs in.
+ *
+ * The first time a member's list is read in a tab, what it holds counts as seen: "New answer"
+ * marks what arrives after that, not last month's answers.
+ */
+import type { ConsultationView } from '../client/browser-types.js';
+import { answeredCount } from './consultations.js';
+
+const PREFIX = 'consult-elements:seen:';
+
+interface Stored {
+  v: 1;
+  /** When the member's list was first read in this tab; before it nothing counts as unread. */
+  since?: number;
+  marks: Record<string, { answers: number; at: number }>;
+}
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    // Blocked storage (privacy settings, sandboxed frames): the marks live in memory only.
+    return undefined;
+  }
+}
+
+export class SeenMarks {
+  readonly #memberId?: string;
+  #stored: Stored = { v: 1, marks: {} };
+
+  /** The marks of `memberId` (none without a member); every other member's are wiped. */
+  constructor(memberId?: string) {
+    this.#memberId = memberId;
+    const store = storage();
+    if (!memberId || !store) return;
+    for (let i = store.length - 1; i >= 0; i--) {
+      const key = store.key(i);
+      if (key?.startsWith(PREFIX) && key !== PREFIX + memberId) store.removeItem(key);
+    }
+    try {
+      const raw = JSON.parse(store.getItem(PREFIX + memberId) ?? 'null') as Stored | null;
+      if (raw?.v === 1 && raw.marks && typeof raw.marks === 'object') this.#stored = raw;
+    } catch {
+      // Unreadable marks: start again, as on a first visit.
+    }
+  }
+
+  /** The member's list was read: on a first read, everything in it counts as seen. */
+  baseline(list: readonly ConsultationView[]): void {
+    if (this.#stored.since !== undefined) return;
+    const at = Date.now();
+    this.#stored.since = at;
+    for (const c of list) this.#stored.marks[c.consultationId] ??= { answers: answeredCount(c), at };
+    this.#save();
+  }
+
+  /** Whether `c` has an answer the member has not had on screen. */
+  hasUnseen(c: ConsultationView): boolean {
+    if (this.#stored.since === undefined) return false;
+    return answeredCount(c) > (this.#stored.marks[c.consultationId]?.answers ?? 0);
+  }
+
+  /** Everything `c` holds now has been seen. */
+  mark(c: ConsultationView): void {
+    this.#stored.marks[c.consultationId] = { answers: answeredCount(c), at: Date.now() };
+    this.#save();
+  }
+
+  /** Signed out: the marks go. */
+  wipe(): void {
+    this.#stored = { v: 1, marks: {} };
+    if (this.#memberId) storage()?.removeItem(PREFIX + this.#memberId);
+  }
+
+  #save(): void {
+    if (!this.#memberId) return;
+    try {
+      storage()?.setItem(PREFIX + this.#memberId, JSON.stringify(this.#stored));
+    } catch {
+      // Quota or blocked storage: the marks stay in memory.
+    }
+  }
+}

@@ -1,0 +1,372 @@
+/**
+ * A member's work is scoped (S21): every request, task, timer and stream started for a member
+ * aborts when the member changes or signs out, and nothing that settles afterwards reaches state
+ * or DOM.
+ *
+ * Each test drives one element as a member does, holds the one response it is about (the request
+ * reaches the proxy and the sandbox; only its answer waits), signs the member out, releases the
+ * answer, and then looks everywhere in the page for the member's words: the text of every shadow
+ * root (elements nested in shadow roots too), every text box's value, the elements' properties and
+ * sessionStorage.
+ */
+import { aTimeout, expect, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { TemplateResult } from 'lit';
+import { CaseHistory } from '../../src/elements/case-history/case-history.js';
+import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
+import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
+import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
+import { PrescriptionRequest } from '../../src/elements/prescription-request/prescription-request.js';
+import type { Survey } from '../../src/elements/prescription-request/survey.js';
+import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
+import { inSession } from './support/backend.js';
+
+CaseHistory.define('case-history');
+ConsultForm.define('consult-form');
+ConsultThread.define('consult-thread');
+NavigatorChat.define('navigator-chat');
+PrescriptionRequest.define('prescription-request');
+
+const ALEX = DEMO_USER_IDS.alex;
+
+/** Words of alex's seeded consultations (src/sandbox/seed.ts): their first questions, as listed. */
+const ALEX_SEEDED = ['vitamin D supplement', 'itchy, dry patch', '142/91', 'waking up at 4am'];
+
+// --- Holding one response ---------------------------------------------------------------------
+
+interface Held {
+  /** The fetch to give the session: matching requests are answered only once released. */
+  fetch: typeof fetch;
+  /** How many matching requests were made. */
+  readonly calls: number;
+  /** The held answer's status and body, once the backend has answered the first matching request. */
+  readonly answer: Promise<{ status: number; body: string }>;
+  release(): void;
+}
+
+/**
+ * Wraps `backend.fetch`: a request with `method` whose path matches `path` goes to the backend at
+ * once (the service does its work), and its response is handed back only after `release()`. Every
+ * other request passes straight through.
+ */
+function hold(backend: DemoBackend, method: string, path: RegExp): Held {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  let answered!: (answer: { status: number; body: string }) => void;
+  const answer = new Promise<{ status: number; body: string }>((resolve) => (answered = resolve));
+  const heldFetch: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    const requestMethod = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (requestMethod !== method || !path.test(url.pathname)) return backend.fetch(input, init);
+    calls++;
+    const response = await backend.fetch(input, init);
+    answered({ status: response.status, body: await response.clone().text() });
+    await gate;
+    return response;
+  };
+  return {
+    fetch: heldFetch,
+    get calls() {
+      return calls;
+    },
+    answer,
+    release,
+  };
+}
+
+/** A fresh back end whose `method path` response is held, and `content` in a session as alex. */
+async function heldSession<T extends Element>(content: TemplateResult, method: string, path: RegExp) {
+  const backend = createDemoBackend();
+  await backend.ready;
+  const held = hold(backend, method, path);
+  const fixture = await inSession<T>(content, { backend: { ...backend, fetch: held.fetch } });
+  return { ...fixture, held };
+}
+
+async function madeOnce(held: Held, what: string): Promise<void> {
+  await waitUntil(() => held.calls > 0, `the ${what} request is made`, { timeout: 5000 });
+  expect(held.calls, `one ${what} request`).to.equal(1);
+}
+
+// --- Looking for the member's words -----------------------------------------------------------
+
+interface Place {
+  where: string;
+  text: string;
+}
+
+/** Every element in `root` and in the shadow roots below it, with the chain of hosts it is in. */
+function* elementsIn(root: Document | ShadowRoot, hosts: string): Generator<[Element, string]> {
+  for (const element of root.querySelectorAll('*')) {
+    yield [element, hosts];
+    if (element.shadowRoot) {
+      const inner = hosts ? `${hosts} › ${element.localName}` : element.localName;
+      yield* elementsIn(element.shadowRoot, inner);
+    }
+  }
+}
+
+/** The element's reactive properties (public and Lit state), as JSON where they can be. */
+function propertyText(element: Element): string {
+  const names = (element.constructor as { elementProperties?: Map<PropertyKey, unknown> }).elementProperties;
+  const values: string[] = [];
+  for (const name of names?.keys() ?? []) {
+    try {
+      values.push(JSON.stringify((element as unknown as Record<PropertyKey, unknown>)[name]) ?? '');
+    } catch {
+      // A value that cannot be serialized (a session, a function) holds no member text of its own.
+    }
+  }
+  return values.join('\n');
+}
+
+/** Everything of the page a member's words could be left in, each with where it is. */
+function placesInPage(): Place[] {
+  const places: Place[] = [{ where: 'the page (light DOM)', text: document.body.textContent ?? '' }];
+  for (const [element, hosts] of elementsIn(document, '')) {
+    const here = `${hosts ? `${hosts} › ` : ''}${element.localName}${element.id ? `#${element.id}` : ''}`;
+    if (element.shadowRoot)
+      places.push({ where: `<${here}> shadow root text`, text: element.shadowRoot.textContent ?? '' });
+    if (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement)
+      places.push({ where: `<${here}> value`, text: element.value });
+    const properties = propertyText(element);
+    if (properties) places.push({ where: `<${here}> properties`, text: properties });
+  }
+  for (const key of Object.keys(sessionStorage))
+    places.push({ where: `sessionStorage "${key}"`, text: sessionStorage.getItem(key) ?? '' });
+  return places;
+}
+
+/** Where each of `words` is found in the page, with a little of the text around it. */
+function leftovers(words: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const { where, text } of placesInPage()) {
+    const folded = text.replace(/\s+/g, ' ');
+    for (const word of words) {
+      const at = folded.indexOf(word);
+      if (at < 0) continue;
+      const around = folded.slice(Math.max(0, at - 40), at + word.length + 40).trim();
+      found.push(`"${word}" in ${where}: …${around}…`);
+    }
+  }
+  return found;
+}
+
+/** Every element in the page, in shadow roots too, with an update to wait for. */
+async function settled(): Promise<void> {
+  await aTimeout(300);
+  for (const [element] of elementsIn(document, '')) {
+    const pending = (element as Partial<{ updateComplete: Promise<unknown> }>).updateComplete;
+    if (pending) await pending;
+  }
+}
+
+// --- Driving the elements ---------------------------------------------------------------------
+
+const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
+  element.shadowRoot!.querySelector<T>(selector);
+
+/** Types into a text box of `element`'s shadow root as a member does: focus, then keys. */
+async function typeInto(element: Element, selector: string, text: string): Promise<void> {
+  await waitUntil(() => $(element, selector), `${selector} shows`, { timeout: 5000 });
+  $<HTMLTextAreaElement>(element, selector)!.focus();
+  await sendKeys({ type: text });
+  await waitUntil(() => $<HTMLTextAreaElement>(element, selector)?.value.includes(text), 'the text is typed');
+}
+
+const SURVEY: Survey = {
+  questions: [
+    { id: 'medicine', kind: 'text', required: true, label: 'Which medicine do you need?', maxLength: 60 },
+    { id: 'before', kind: 'yes-no', required: true, label: 'Have you taken it before?' },
+  ],
+};
+
+/**
+ * Signs out while the held response is on its way, then lets it arrive: nothing of `words` may be
+ * found right after the sign-out, nor once the late answer has settled.
+ */
+async function signOutThenRelease(
+  session: { signOut(): void },
+  held: Held,
+  words: readonly string[],
+): Promise<{ afterSignOut: string[]; afterLateAnswer: string[] }> {
+  session.signOut();
+  const afterSignOut = leftovers(words);
+  held.release();
+  await settled();
+  return { afterSignOut, afterLateAnswer: leftovers(words) };
+}
+
+const nothingLeft = { afterSignOut: [], afterLateAnswer: [] };
+
+describe('a member’s work is scoped: nothing that settles after sign-out reaches the page', () => {
+  // Drafts live in this page's sessionStorage and demo member ids are fixed: start each test clean.
+  beforeEach(() => sessionStorage.clear());
+  afterEach(() => sessionStorage.clear());
+
+  it('form submit: a consultation created by <consult-form> answered after sign-out', async () => {
+    const marker = 'Zebrafinch-form';
+    const { session, element, held } = await heldSession<ConsultForm>(
+      html`<consult-form></consult-form>`,
+      'POST',
+      /^\/consult\/consultation$/,
+    );
+    await waitUntil(
+      () => $(element, '[part~=submit-button]')?.getAttribute('aria-disabled') === 'false',
+      'the form is ready to send',
+      { timeout: 5000 },
+    );
+    await typeInto(element, 'textarea', `${marker}: my knee clicks on the stairs`);
+    $<HTMLButtonElement>(element, '[part~=submit-button]')!.click();
+    await madeOnce(held, 'create consultation');
+    expect(leftovers([marker]), 'the question is on the page before sign-out').to.not.deep.equal([]);
+
+    const found = await signOutThenRelease(session, held, [marker]);
+
+    const answer = await held.answer;
+    expect(answer.status).to.equal(201);
+    expect(answer.body, 'the late answer carries the question').to.contain(marker);
+    expect(held.calls).to.equal(1);
+    expect(found).to.deep.equal(nothingLeft);
+  });
+
+  it('follow-up: a follow-up sent from <consult-thread> answered after sign-out', async () => {
+    const marker = 'Zebrafinch-followup';
+    const { session, element, held } = await heldSession<ConsultThread>(
+      html`<consult-thread consultation-id="cns_demo_alex_bp"></consult-thread>`,
+      'POST',
+      /^\/consult\/consultation\/cns_demo_alex_bp$/,
+    );
+    await waitUntil(() => $(element, '[part=followup-input]'), 'the thread loads', { timeout: 5000 });
+    await typeInto(element, '[part=followup-input]', `${marker}: should I buy a cuff for my arm?`);
+    $<HTMLButtonElement>(element, '[part=submit-button]')!.click();
+    await madeOnce(held, 'follow-up');
+    const words = [marker, '142/91'];
+    expect(leftovers([marker]), 'the follow-up is on the page before sign-out').to.not.deep.equal([]);
+    expect(leftovers(['142/91']), 'the consultation is on the page before sign-out').to.not.deep.equal([]);
+
+    const found = await signOutThenRelease(session, held, words);
+
+    const answer = await held.answer;
+    expect(answer.status).to.equal(200);
+    expect(answer.body, 'the late answer carries the consultation').to.contain(marker).and.contain('142/91');
+    expect(held.calls).to.equal(1);
+    expect(found).to.deep.equal(nothingLeft);
+  });
+
+  it('history load: <case-history>’s list answered after sign-out', async () => {
+    const { session, held } = await heldSession<CaseHistory>(
+      html`<case-history></case-history>`,
+      'GET',
+      new RegExp(`^/consult/user/${ALEX}/case-history$`),
+    );
+    await madeOnce(held, 'case history');
+
+    const found = await signOutThenRelease(session, held, ALEX_SEEDED);
+
+    const answer = await held.answer;
+    expect(answer.status).to.equal(200);
+    for (const words of ALEX_SEEDED) expect(answer.body, 'the late list has alex’s cases').to.contain(words);
+    expect(held.calls).to.equal(1);
+    expect(found).to.deep.equal(nothingLeft);
+  });
+
+  it('thread load: <consult-thread>’s consultation answered after sign-out', async () => {
+    const words = ['142/91', 'blood pressure'];
+    const { session, held } = await heldSession<ConsultThread>(
+      html`<consult-thread consultation-id="cns_demo_alex_bp"></consult-thread>`,
+      'GET',
+      /^\/consult\/consultation\/cns_demo_alex_bp$/,
+    );
+    await madeOnce(held, 'consultation');
+
+    const found = await signOutThenRelease(session, held, words);
+
+    const answer = await held.answer;
+    expect(answer.status).to.equal(200);
+    for (const word of words) expect(answer.body, 'the late answer is alex’s consultation').to.contain(word);
+    expect(held.calls).to.equal(1);
+    expect(found).to.deep.equal(nothingLeft);
+  });
+
+  it('navigator reply: <navigator-chat>’s reply to a message answered after sign-out', async () => {
+    const marker = 'Zebrafinch-navigator';
+    const { session, element, held, backend } = await heldSession<NavigatorChat>(
+      html`<navigator-chat></navigator-chat>`,
+      'POST',
+      /^\/consult\/v2\/health-navigator\/messages$/,
+    );
+    // The navigator's reply names the marker too: a reply shown late would be found.
+    const queued = await backend.sandbox.fetch('/_sandbox/navigator/replies', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: `About ${marker}: rest and drink plenty of water.` }),
+    });
+    expect(queued.status).to.equal(200);
+    await typeInto(element, '[part=input]', `${marker}: I have had a sore throat since Monday`);
+    await sendKeys({ press: 'Enter' });
+    await madeOnce(held, 'navigator message');
+    expect(leftovers([marker]), 'the message is on the page before sign-out').to.not.deep.equal([]);
+
+    const found = await signOutThenRelease(session, held, [marker]);
+
+    const answer = await held.answer;
+    expect(answer.status).to.equal(200);
+    expect(answer.body, 'the late reply carries the marker').to.contain(`About ${marker}`);
+    expect(held.calls).to.equal(1);
+    expect(found).to.deep.equal(nothingLeft);
+  });
+
+  it('plan check: <consult-form>’s subscription check answered after sign-out', async () => {
+    const marker = 'Zebrafinch-plan';
+    const { session, element, held } = await heldSession<ConsultForm>(
+      html`<consult-form></consult-form>`,
+      'GET',
+      new RegExp(`^/consult/user/${ALEX}/subscriptions$`),
+    );
+    await madeOnce(held, 'subscriptions');
+    // The form can be typed in while the plan is checked: the member does.
+    await typeInto(element, 'textarea', `${marker}: is my cough worth a doctor's time?`);
+    expect(
+      $(element, '[part~=submit-button]')!.getAttribute('aria-disabled'),
+      'the plan is still being checked',
+    ).to.equal('true');
+    expect(leftovers([marker]), 'the question is on the page before sign-out').to.not.deep.equal([]);
+
+    const found = await signOutThenRelease(session, held, [marker]);
+
+    const answer = await held.answer;
+    expect(answer.status).to.equal(200);
+    expect(answer.body, 'the late answer is alex’s plan').to.contain('sub_demo_alex_2026');
+    expect(held.calls).to.equal(1);
+    expect(found).to.deep.equal(nothingLeft);
+  });
+
+  it('prescription send: <prescription-request> answered after sign-out', async () => {
+    const marker = 'Zebrafinch-prescription';
+    const { session, element, held, backend } = await heldSession<PrescriptionRequest>(
+      html`<prescription-request .survey=${SURVEY}></prescription-request>`,
+      'POST',
+      /^\/consult\/prescription$/,
+    );
+    await typeInto(element, '#q-medicine', `${marker} 100 micrograms`);
+    const yes = [...element.shadowRoot!.querySelectorAll('label.choice')]
+      .find((label) => label.textContent!.trim() === 'Yes')!
+      .querySelector('input')!;
+    yes.click();
+    await element.updateComplete;
+    $<HTMLButtonElement>(element, '[part~=submit-button]')!.click();
+    await madeOnce(held, 'prescription');
+    expect(leftovers([marker]), 'the answer is on the page before sign-out').to.not.deep.equal([]);
+
+    const found = await signOutThenRelease(session, held, [marker]);
+
+    const answer = await held.answer;
+    expect(answer.status).to.equal(201);
+    expect(backend.sandbox.state.prescriptions.size, 'the request reached the service').to.equal(1);
+    expect(held.calls).to.equal(1);
+    expect(found).to.deep.equal(nothingLeft);
+  });
+});

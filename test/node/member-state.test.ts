@@ -1,0 +1,267 @@
+/**
+ * The member state, in Node with no browser: the real session (sign-in, client, live stream)
+ * against the real proxy and sandbox on loopback. One read per change however many views ask, a
+ * write's result taken once, nothing landing after sign-out (S21), polling when the proxy cannot
+ * push (rising from 5 s to 60 s, back to 5 s after a change), and unread answers.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { ConsultationView } from '../../src/client/browser-types.js';
+import { MemberState } from '../../src/session/member-state.js';
+import { SessionManager } from '../../src/session/session.js';
+import { eventually, sleep, startTestProxy, type TestProxy } from './support/proxy.js';
+
+const BP = 'cns_demo_alex_bp';
+
+describe('the member state', () => {
+  let proxy: TestProxy;
+  const sessions: SessionManager[] = [];
+
+  before(async () => {
+    // No public URL: the proxy registers no webhook, so answers reach the page by polling.
+    proxy = await startTestProxy();
+  });
+  after(async () => {
+    for (const session of sessions) session.signOut();
+    await proxy.close();
+  });
+  beforeEach(async () => {
+    await proxy.sandbox.control('/reset');
+  });
+
+  function signedIn(member = 'alex', options: Partial<ConstructorParameters<typeof SessionManager>[0]> = {}) {
+    const session = new SessionManager({ endpoint: proxy.url, signInBody: { demoUser: member }, ...options });
+    sessions.push(session);
+    return session;
+  }
+
+  const reads = (id: string, since: number) =>
+    proxy.upstreamCalls(since).filter((r) => r.method === 'GET' && r.path === `/consultation/${id}`).length;
+
+  it('reads a consultation once however many views ask for it at once', async () => {
+    const session = signedIn();
+    await session.ready();
+    const since = proxy.mark();
+    const records = await Promise.all(Array.from({ length: 5 }, () => session.state.load(BP)));
+    assert.equal(reads(BP, since), 1);
+    assert.ok(records.every((record) => record === records[0]));
+    // Loaded: asking again reads nothing.
+    await session.state.load(BP);
+    assert.equal(reads(BP, since), 1);
+  });
+
+  it('reads once more when a change is hinted during a read, and not again for each hint', async () => {
+    const session = signedIn();
+    await session.ready();
+    await session.state.load(BP);
+    await proxy.sandbox.control('/faults', { latencyMs: 150 });
+    const since = proxy.mark();
+    for (let i = 0; i < 4; i++) session.state.hint(BP);
+    await eventually('the second read', () => reads(BP, since) === 2 || undefined, 5000);
+    await sleep(400);
+    assert.equal(reads(BP, since), 2, 'the read in flight, then one more for the hints during it');
+    await proxy.sandbox.control('/faults', { latencyMs: 0 });
+  });
+
+  it("takes a write's result once, and every view of the list sees it", async () => {
+    const session = signedIn();
+    await session.ready();
+    await session.state.loadHistory();
+    const before = session.state.consultations.length;
+    let changes = 0;
+    session.state.addEventListener('change', () => changes++);
+    const created = await session.state.createConsultation(
+      ['Can I take ibuprofen with a cold?'],
+      'key-create-1',
+    );
+    await sleep(0);
+    assert.equal(changes, 1, 'one change for the write');
+    assert.equal(session.state.consultations.length, before + 1);
+    assert.equal(session.state.consultations[0]?.consultationId, created.consultationId, 'newest first');
+    const followed = await session.state.addFollowUp(
+      created.consultationId,
+      'And paracetamol?',
+      'key-follow-1',
+    );
+    assert.equal(followed.questions.length, 2);
+    assert.equal(session.state.consultation(created.consultationId)?.questions.length, 2);
+  });
+
+  it('keeps the newer record when a slow read answers after a write', async () => {
+    const session = signedIn();
+    await session.ready();
+    const before = await session.state.load(BP);
+    const older: ConsultationView = { ...before, questions: before.questions.slice(0, 1) };
+    session.state.apply(older);
+    assert.equal(session.state.consultation(BP)?.questions.length, before.questions.length);
+  });
+
+  it("never takes another member's record", async () => {
+    const session = signedIn();
+    await session.ready();
+    const record = await session.state.load(BP);
+    session.state.apply({ ...record, consultationId: 'cns_other', userId: 'usr_someone_else' });
+    assert.equal(session.state.consultation('cns_other'), undefined);
+  });
+
+  describe('when the member signs out with work in flight (S21)', () => {
+    for (const [kind, start] of [
+      ['a follow-up', (s: SessionManager) => s.state.addFollowUp(BP, 'Is 142/91 high for me?', 'key-held-1')],
+      ['a consultation read', (s: SessionManager) => s.state.load(BP, { fresh: true })],
+      ['the list', (s: SessionManager) => s.state.loadHistory({ fresh: true })],
+      ['the plan check', (s: SessionManager) => s.state.checkPlan({ fresh: true })],
+      [
+        'a new consultation',
+        (s: SessionManager) => s.state.createConsultation(['Held question about 142/91'], 'key-held-2'),
+      ],
+    ] as const) {
+      it(`aborts ${kind}, and nothing of it lands`, async () => {
+        const session = signedIn();
+        await session.ready();
+        await session.state.load(BP);
+        await proxy.sandbox.control('/faults', { latencyMs: 300 });
+        const signal = session.state.signal;
+        const pending = (start as (s: SessionManager) => Promise<unknown>)(session);
+        await sleep(50);
+        session.signOut();
+        assert.equal(signal.aborted, true, "the member's scope aborted");
+        await assert.rejects(pending, (error: Error) => error.name === 'AbortError');
+        await sleep(400);
+        assert.equal(session.state.member, undefined);
+        assert.equal(session.state.consultation(BP), undefined);
+        assert.deepEqual(session.state.consultations, []);
+        assert.equal(session.state.plan.status, 'idle');
+        await proxy.sandbox.control('/faults', { latencyMs: 0 });
+      });
+    }
+
+    it('starts empty for the next member, with a new scope', async () => {
+      const session = signedIn();
+      await session.ready();
+      await session.state.load(BP);
+      const first = session.state.signal;
+      session.signOut();
+      session.configure({ signInBody: { demoUser: 'sam' } });
+      const sam = await session.ready();
+      assert.equal(session.state.member?.id, sam.id);
+      assert.notEqual(session.state.signal, first);
+      assert.equal(session.state.signal.aborted, false);
+      assert.equal(session.state.consultation(BP), undefined);
+    });
+  });
+
+  describe('when the proxy has no webhook', () => {
+    it('learns it from the stream and polls open consultations until the answer shows', async () => {
+      const session = signedIn('alex', { poll: { firstMs: 100, maxMs: 400 } });
+      await session.ready();
+      const unwatch = session.watch();
+      await eventually('the live stream', () => session.state.live || undefined, 5000);
+      assert.equal(session.state.delivery, 'poll', 'the ready event said webhooks: false');
+      const created = await session.state.createConsultation(
+        ['Is a cough after a cold normal?'],
+        'key-poll-1',
+      );
+      await proxy.sandbox.control(`/consultations/${created.consultationId}/answer`, {
+        answer: 'A cough can last three weeks.',
+      });
+      const answered = await eventually(
+        'the answer',
+        () => session.state.consultation(created.consultationId)?.questions[0]?.answer,
+        5000,
+      );
+      assert.equal(answered, 'A cough can last three weeks.');
+      // Answered: nothing is left to poll for.
+      const since = proxy.mark();
+      await sleep(500);
+      assert.equal(reads(created.consultationId, since), 0);
+      unwatch();
+    });
+
+    it('waits 5 s, rising to 60 s while nothing changes, and 5 s again after a change', async () => {
+      const waits: number[] = [];
+      const runs: (() => void)[] = [];
+      const session = signedIn('alex', {
+        pollTimer: {
+          set: (run, ms) => {
+            waits.push(ms);
+            runs.push(run);
+            return runs.length;
+          },
+          clear: () => undefined,
+        },
+      });
+      await session.ready();
+      session.state.setDelivery('poll');
+      const unwatch = session.watch();
+      const created = await session.state.createConsultation(['Why do my knees ache?'], 'key-pace-1');
+      // Each poll reads, finds nothing new, and waits longer.
+      for (let i = 0; i < 8; i++) {
+        const run = runs.at(-1)!;
+        const count = runs.length;
+        run();
+        await eventually('the next wait', () => runs.length > count || undefined, 5000);
+      }
+      assert.equal(waits[0], 5_000);
+      assert.ok(
+        waits.every((ms, i) => i === 0 || ms >= waits[i - 1]!),
+        `waits only rise: ${waits.join(', ')}`,
+      );
+      assert.equal(waits.at(-1), 60_000, 'up to a minute');
+      await proxy.sandbox.control(`/consultations/${created.consultationId}/claim`);
+      const count = runs.length;
+      runs.at(-1)!();
+      await eventually('the next wait', () => runs.length > count || undefined, 5000);
+      assert.equal(waits.at(-1), 5_000, 'a change brings the pace back');
+      unwatch();
+    });
+
+    it('does not poll while nobody shows consultations, or while the page is hidden', async () => {
+      let visible = true;
+      const asked: number[] = [];
+      const state = new MemberState({
+        client: () => {
+          throw new Error('no call expected');
+        },
+        visible: () => visible,
+        timer: { set: (_run, ms) => asked.push(ms), clear: () => undefined },
+      });
+      state.setMember({ id: 'usr_1', language: 'en' });
+      state.setDelivery('poll');
+      state.apply({
+        consultationId: 'cns_1',
+        userId: 'usr_1',
+        status: 'open',
+        createdAt: new Date().toISOString(),
+        questions: [{ question: 'Waiting' }],
+      });
+      assert.equal(asked.length, 0, 'no view watches');
+      visible = false;
+      const unwatch = state.watch();
+      assert.equal(asked.length, 0, 'hidden page');
+      visible = true;
+      state.visibilityChanged();
+      assert.equal(asked.length, 1);
+      unwatch();
+      state.dispose();
+    });
+  });
+
+  describe('unread answers', () => {
+    it('marks answers that arrive after the list was read, until their thread is on screen', async () => {
+      const session = signedIn();
+      await session.ready();
+      await session.state.loadHistory();
+      assert.deepEqual(session.state.unread, [], 'what was there before counts as seen');
+      const created = await session.state.createConsultation(['Is it normal to feel dizzy?'], 'key-unread-1');
+      assert.deepEqual(session.state.unread, []);
+      await proxy.sandbox.control(`/consultations/${created.consultationId}/answer`, {
+        answer: 'Usually, when you stand up quickly.',
+      });
+      await session.state.load(created.consultationId, { fresh: true });
+      assert.deepEqual(session.state.unread, [created.consultationId]);
+      assert.equal(session.state.isUnread(created.consultationId), true);
+      session.state.markSeen(created.consultationId);
+      assert.deepEqual(session.state.unread, []);
+    });
+  });
+});
