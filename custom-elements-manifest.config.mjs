@@ -25,6 +25,16 @@ function publicApiOnly() {
   };
 }
 
+/** Modules in path order: the analyzer reads files in whatever order they come, and the file must not change with it. */
+function stableOrder() {
+  return {
+    name: 'stable-order',
+    packageLinkPhase({ customElementsManifest }) {
+      customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
+  };
+}
+
 export default {
   globs: ['src/elements/**/*.ts'],
   // The registry is the list of elements (their tags and classes), not a part of any one's surface.
@@ -34,5 +44,5 @@ export default {
   dependencies: false,
   // package.json names it already (`customElements`); the analyzer must not rewrite it.
   packagejson: false,
-  plugins: [publicApiOnly()],
+  plugins: [publicApiOnly(), stableOrder()],
 };
