@@ -112,12 +112,29 @@ export const Loading: Story = {
     }),
 };
 
-export const NetworkErrorWithRetry: Story = {
+/** The service cannot be reached: one "Reconnecting…" notice for the session, and the list waits for it. */
+export const Reconnecting: Story = {
   loaders: [withBackend()],
   render: (_args, context) =>
     signedIn(loadedOf(context).backend, html`<case-history></case-history>`, {
       fetch: caseHistoryFetch(loadedOf(context).backend, () =>
-        Promise.reject(new TypeError('Failed to fetch')),
+        Promise.resolve(new Response('', { status: 503, headers: { 'retry-after': '0' } })),
+      ),
+    }),
+};
+
+/** A failure that waiting does not mend (the proxy's own error): the element says what failed, with "Try again". */
+export const LoadErrorWithRetry: Story = {
+  loaders: [withBackend()],
+  render: (_args, context) =>
+    signedIn(loadedOf(context).backend, html`<case-history></case-history>`, {
+      fetch: caseHistoryFetch(loadedOf(context).backend, () =>
+        Promise.resolve(
+          new Response(JSON.stringify({ title: 'Internal error', status: 500, code: 'internal_error' }), {
+            status: 500,
+            headers: { 'content-type': 'application/problem+json' },
+          }),
+        ),
       ),
     }),
 };

@@ -20,6 +20,7 @@ import type {
   PrescriptionView,
   SubscriptionView,
 } from '../client/browser-types.js';
+import { ApiError } from '../client/errors.js';
 import { abortable } from '../client/retry.js';
 import type { CreatePrescriptionRequest } from '../client/types.js';
 import { answeredCount, isOlder } from './consultations.js';
@@ -33,6 +34,17 @@ export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 /** How answers reach the page: pushed through the live stream, or polled while it cannot push. */
 export type Delivery = 'push' | 'poll';
+
+/** Whether the service answers: `reconnecting` while it cannot be reached, until a request gets through. */
+export type Connection = 'online' | 'reconnecting';
+
+/** The service could not be reached (after the client's own retries), as opposed to answering no. */
+const unreachable = (error: unknown): boolean =>
+  error instanceof ApiError &&
+  (error.kind !== 'http' || error.status === 502 || error.status === 503 || error.status === 504);
+
+/** Waits between checks of a lost connection: 2 s, doubling up to 30 s. */
+const PROBE = { firstMs: 2_000, maxMs: 30_000 };
 
 /** The part of the client the state uses (the whole client in a browser; a fake in Node tests). */
 export type MemberClient = Pick<
@@ -110,6 +122,10 @@ export class MemberState extends EventTarget {
   /** Counts the records that changed: a poll that moves it found something. */
   #version = 0;
   #seen = new SeenMarks();
+  #connection: Connection = 'online';
+  /** Writes waiting for the connection to come back. */
+  #waiting = new Set<() => void>();
+  #probe?: { timer: unknown; delay: number };
 
   constructor(options: MemberStateOptions) {
     super();
@@ -152,6 +168,8 @@ export class MemberState extends EventTarget {
     this.#history = { status: 'idle' };
     this.#plan = { status: 'idle', at: 0 };
     this.#prescriptions = [];
+    this.#stopProbe();
+    this.#connection = 'online';
     this.#pollDelay = this.#pollPace.firstMs;
     // Another member signing in wipes the previous member's marks; none are kept without a member.
     this.#seen = new SeenMarks(member?.id);
@@ -197,15 +215,15 @@ export class MemberState extends EventTarget {
     entry.error = undefined;
     const read = (async () => {
       try {
-        const record = await this.#options.client().getConsultation(id, { signal: scope });
-        if (scope.aborted) throw aborted(scope);
+        const record = await this.#call((client, signal) => client.getConsultation(id, { signal }));
         entry.read = undefined;
         this.apply(record);
         return this.#entries.get(id)?.record ?? record;
       } catch (error) {
-        if (scope.aborted) throw aborted(scope);
+        if (scope.aborted) throw error;
         entry.read = undefined;
-        if (!entry.record) {
+        // Unreachable: it stays loading, and is read again when the connection is back.
+        if (!entry.record && !unreachable(error)) {
           entry.status = 'error';
           entry.error = error;
         }
@@ -293,14 +311,14 @@ export class MemberState extends EventTarget {
     history.error = undefined;
     const read = (async () => {
       try {
-        const list = await this.#options.client().getCaseHistory(member.id, { signal: scope });
-        if (scope.aborted) throw aborted(scope);
+        const list = await this.#call((client, signal) => client.getCaseHistory(member.id, { signal }));
         for (const record of list) this.apply(record);
         history.status = 'ready';
         this.#seen.baseline(this.consultations);
       } catch (error) {
-        if (scope.aborted) throw aborted(scope);
-        if (history.status !== 'ready') {
+        if (scope.aborted) throw error;
+        // Unreachable: it stays loading, and is read again when the connection is back.
+        if (history.status !== 'ready' && !unreachable(error)) {
           history.status = 'error';
           history.error = error;
         }
@@ -323,37 +341,40 @@ export class MemberState extends EventTarget {
 
   /**
    * Creates a consultation with `idempotencyKey` (the same key on a retry answers the first
-   * outcome, S14) and puts it in the state.
+   * outcome, S14) and puts it in the state. While the service cannot be reached it waits and goes
+   * out by itself, with the same key, when the connection is back; `signal` cancels that wait.
    */
-  async createConsultation(questions: string[], idempotencyKey: string): Promise<ConsultationView> {
+  async createConsultation(
+    questions: string[],
+    idempotencyKey: string,
+    signal?: AbortSignal,
+  ): Promise<ConsultationView> {
     const member = this.#requireMember();
-    const scope = this.#scope.signal;
-    const record = await this.#options
-      .client()
-      .createConsultation({ userId: member.id, questions }, { idempotencyKey, signal: scope });
-    if (scope.aborted) throw aborted(scope);
+    const record = await this.#write(
+      (client, scope) =>
+        client.createConsultation({ userId: member.id, questions }, { idempotencyKey, signal: scope }),
+      signal,
+    );
     this.apply(record);
     // Sent by the member here: it is not news to them when it first shows.
     this.#seen.mark(record);
-    this.#schedulePoll();
     return record;
   }
 
-  /** Adds a follow-up question to a consultation (keyed, S14); the answer replaces the record held. */
+  /** Adds a follow-up question (keyed, S14; waits out a lost connection as a new case does). */
   async addFollowUp(
     consultationId: string,
     question: string,
     idempotencyKey: string,
+    signal?: AbortSignal,
   ): Promise<ConsultationView> {
     this.#requireMember();
-    const scope = this.#scope.signal;
-    const record = await this.#options
-      .client()
-      .addConsultationFollowUp(consultationId, { question }, { idempotencyKey, signal: scope });
-    if (scope.aborted) throw aborted(scope);
+    const record = await this.#write(
+      (client, scope) =>
+        client.addConsultationFollowUp(consultationId, { question }, { idempotencyKey, signal: scope }),
+      signal,
+    );
     this.apply(record);
-    this.#pollDelay = this.#pollPace.firstMs;
-    this.#schedulePoll();
     return this.consultation(consultationId) ?? record;
   }
 
@@ -361,13 +382,17 @@ export class MemberState extends EventTarget {
   async sendPrescription(
     indicationSurvey: CreatePrescriptionRequest['indicationSurvey'],
     idempotencyKey: string,
+    signal?: AbortSignal,
   ): Promise<PrescriptionView> {
     const member = this.#requireMember();
-    const scope = this.#scope.signal;
-    const record = await this.#options
-      .client()
-      .createPrescriptionRequest({ userId: member.id, indicationSurvey }, { idempotencyKey, signal: scope });
-    if (scope.aborted) throw aborted(scope);
+    const record = await this.#write(
+      (client, scope) =>
+        client.createPrescriptionRequest(
+          { userId: member.id, indicationSurvey },
+          { idempotencyKey, signal: scope },
+        ),
+      signal,
+    );
     this.#prescriptions = [...this.#prescriptions, record];
     this.#changed();
     return record;
@@ -411,14 +436,16 @@ export class MemberState extends EventTarget {
     plan.error = undefined;
     const read = (async () => {
       try {
-        const subscriptions = await this.#options.client().getUserSubscriptions(member.id, { signal: scope });
-        if (scope.aborted) throw aborted(scope);
+        const subscriptions = await this.#call((client, signal) =>
+          client.getUserSubscriptions(member.id, { signal }),
+        );
         const value: Eligibility = subscriptions.some((s) => s.active === 1) ? 'eligible' : 'no-subscription';
         this.#plan = { status: 'ready', value, subscriptions, at: Date.now() };
         return value;
       } catch (error) {
-        if (scope.aborted) throw aborted(scope);
-        this.#plan = { status: 'error', error, at: 0 };
+        if (scope.aborted) throw error;
+        // Unreachable: it stays loading, and is checked again when the connection is back.
+        this.#plan = unreachable(error) ? { status: 'loading', at: 0 } : { status: 'error', error, at: 0 };
         throw error;
       } finally {
         if (!scope.aborted) this.#changed();
@@ -455,6 +482,125 @@ export class MemberState extends EventTarget {
     if (!record || !this.#seen.hasUnseen(record)) return;
     this.#seen.mark(record);
     this.#changed();
+  }
+
+  // ---- The connection ----
+
+  /** Whether the service answers now. */
+  get connection(): Connection {
+    return this.#connection;
+  }
+
+  /**
+   * One request for the member, in their scope: once the member has changed it rejects with an
+   * AbortError, whatever it answered. Whether it reached the service sets the connection.
+   */
+  async #call<T>(run: (client: MemberClient, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const scope = this.#scope.signal;
+    try {
+      const value = await run(this.#options.client(), scope);
+      if (scope.aborted) throw aborted(scope);
+      this.#setConnection('online');
+      return value;
+    } catch (error) {
+      if (scope.aborted) throw aborted(scope);
+      if (unreachable(error)) this.#setConnection('reconnecting');
+      throw error;
+    }
+  }
+
+  /** A write: tried again, with its key, each time the connection comes back, until it is answered or `signal` aborts. */
+  async #write<T>(
+    run: (client: MemberClient, signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    for (;;) {
+      signal?.throwIfAborted();
+      try {
+        const value = await this.#call((client, scope) =>
+          run(client, signal ? AbortSignal.any([scope, signal]) : scope),
+        );
+        this.#pollDelay = this.#pollPace.firstMs;
+        this.#schedulePoll();
+        return value;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (!unreachable(error)) throw error;
+      }
+      await this.#whenOnline(signal);
+    }
+  }
+
+  /** Settles when the connection is back; rejects when `signal` or the member's scope aborts. */
+  #whenOnline(signal?: AbortSignal): Promise<void> {
+    if (this.#connection === 'online') return Promise.resolve();
+    const scope = this.#scope.signal;
+    return new Promise<void>((resolve, reject) => {
+      const done = (): void => {
+        this.#waiting.delete(done);
+        signal?.removeEventListener('abort', stop);
+        scope.removeEventListener('abort', stop);
+        resolve();
+      };
+      const stop = (): void => {
+        this.#waiting.delete(done);
+        reject(signal?.aborted ? signal.reason : aborted(scope));
+      };
+      this.#waiting.add(done);
+      signal?.addEventListener('abort', stop, { once: true });
+      scope.addEventListener('abort', stop, { once: true });
+    });
+  }
+
+  /** Checks the connection now (the browser says it is online again). */
+  reconnect(): void {
+    if (this.#connection !== 'reconnecting' || !this.#member) return;
+    this.#stopProbe();
+    this.#runProbe(PROBE.firstMs);
+  }
+
+  #setConnection(connection: Connection): void {
+    if (this.#connection === connection) return;
+    this.#connection = connection;
+    this.#changed();
+    if (connection === 'reconnecting') {
+      this.#scheduleProbe(PROBE.firstMs);
+      return;
+    }
+    this.#stopProbe();
+    // Back: waiting writes go out, and what could not be read is read now.
+    for (const resume of [...this.#waiting]) resume();
+    if (this.#history.status === 'loading' && !this.#history.read)
+      void this.loadHistory().catch(() => undefined);
+    if (this.#plan.status === 'loading' && !this.#plan.read)
+      void this.checkPlan({ fresh: true }).catch(() => undefined);
+    for (const [id, entry] of this.#entries)
+      if ((entry.status === 'loading' && !entry.read) || (entry.record && isWaiting(entry.record)))
+        this.hint(id);
+  }
+
+  #scheduleProbe(delay: number): void {
+    if (this.#probe) return;
+    this.#probe = { timer: this.#timer.set(() => this.#runProbe(delay), delay), delay };
+  }
+
+  /** One cheap read to learn whether the service answers again; the next check waits twice as long. */
+  #runProbe(delay: number): void {
+    this.#probe = undefined;
+    const member = this.#member;
+    if (!member || this.#connection === 'online') return;
+    void this.#call((client, signal) => client.getUserSubscriptions(member.id, { signal }))
+      .catch(() => undefined)
+      .then(() => {
+        if (this.#connection === 'reconnecting' && this.#member === member)
+          this.#scheduleProbe(Math.min(PROBE.maxMs, delay * 2));
+      });
+  }
+
+  #stopProbe(): void {
+    if (!this.#probe) return;
+    this.#timer.clear(this.#probe.timer);
+    this.#probe = undefined;
   }
 
   // ---- Delivery ----
@@ -516,6 +662,7 @@ export class MemberState extends EventTarget {
   /** Stops polling for good (the session is gone). */
   dispose(): void {
     this.#stopPolling();
+    this.#stopProbe();
     this.#scope.abort(new DOMException('The session ended', 'AbortError'));
   }
 

@@ -123,6 +123,8 @@ export class SessionManager extends EventTarget {
       ...(options.pollTimer ? { timer: options.pollTimer } : {}),
     });
     this.addEventListener('resync', () => this.state.resync());
+    // The browser says the network is back: the state checks the connection now, not at its next wait.
+    if (typeof window !== 'undefined') window.addEventListener('online', () => this.state.reconnect());
     if (typeof document !== 'undefined')
       document.addEventListener('visibilitychange', () => this.state.visibilityChanged());
   }

@@ -6,7 +6,7 @@ import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
-import { announced, inSession, shadowText } from './support/backend.js';
+import { announced, inSession, shadowText, withFailures } from './support/backend.js';
 
 CaseHistory.define('case-history');
 ConsultThread.define('consult-thread');
@@ -37,18 +37,16 @@ const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) =>
 const firstQuestion = (backend: DemoBackend, id: string) =>
   backend.sandbox.state.consultations.get(id)!.questions[0]!.question;
 
-const faults = (backend: DemoBackend, body: Record<string, number>) =>
-  sandboxPost(backend, '/_sandbox/faults', body);
-
 /** A signed-in session whose service fails every request, with a <case-history> added once it does. */
 async function failingHistory() {
-  const fixtureResult = await inSession<HTMLElement>(html`<span></span>`);
-  const { backend, session } = fixtureResult;
-  await faults(backend, { errorRate: 1 });
+  const broken = withFailures(createDemoBackend());
+  const fixtureResult = await inSession<HTMLElement>(html`<span></span>`, { backend: broken.backend });
+  const { session } = fixtureResult;
+  broken.fail(true);
   const element = document.createElement('case-history') as CaseHistory;
   session.append(element);
   await waitUntil(() => $(element, '[role=alert] button'), 'the error shows', { timeout: 15000 });
-  return { ...fixtureResult, element };
+  return { ...fixtureResult, element, fail: broken.fail };
 }
 
 /** Whether `target` has focus in the element; a boolean keeps a failure's report small (no DOM diff). */
@@ -174,8 +172,8 @@ describe('<case-history>', () => {
 
     it('moves focus to the list once Try again has loaded it', async function () {
       this.timeout(30000);
-      const { backend, element } = await failingHistory();
-      await faults(backend, { errorRate: 0 });
+      const { fail, element } = await failingHistory();
+      fail(false);
       await pressTryAgain(element);
       await listed(element);
       await element.updateComplete;
@@ -185,7 +183,7 @@ describe('<case-history>', () => {
 
     it('moves focus to the new error when Try again fails again', async function () {
       this.timeout(30000);
-      const { backend, element } = await failingHistory();
+      const { fail, element } = await failingHistory();
       const first = $(element, '[role=alert]');
       await pressTryAgain(element);
       await waitUntil(
@@ -199,14 +197,14 @@ describe('<case-history>', () => {
       const notice = $(element, '[role=alert]')!;
       expect(notice.getAttribute('tabindex')).to.equal('-1');
       expect(notice.getAttribute('part')).to.equal('notice');
-      await faults(backend, { errorRate: 0 });
+      fail(false);
       await expect(element).to.be.accessible();
     });
 
     it('leaves focus alone when it was elsewhere as Try again was pressed', async function () {
       this.timeout(30000);
-      const { backend, session, element } = await failingHistory();
-      await faults(backend, { errorRate: 0 });
+      const { fail, session, element } = await failingHistory();
+      fail(false);
       const outside = document.createElement('button');
       outside.textContent = 'Elsewhere on the page';
       session.before(outside);

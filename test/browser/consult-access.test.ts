@@ -5,8 +5,8 @@
  */
 import { expect, html, waitUntil } from '@open-wc/testing';
 import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
-import type { DemoBackend } from '../../src/sandbox/demo-backend.js';
-import { inSession, shadowText } from './support/backend.js';
+import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { inSession, shadowText, withFailures } from './support/backend.js';
 
 ConsultAccess.define('consult-access');
 
@@ -97,8 +97,9 @@ describe('<consult-access>', () => {
   });
 
   it('offers to try again when the plan cannot be read, and then shows it', async () => {
-    const { backend, session } = await inSession<HTMLElement>(html`<span></span>`);
-    await control(backend, '/faults', { errorRate: 1 });
+    const broken = withFailures(createDemoBackend());
+    const { session } = await inSession<HTMLElement>(html`<span></span>`, { backend: broken.backend });
+    broken.fail(true);
     const element = document.createElement('consult-access') as ConsultAccess;
     session.append(element);
     await waitUntil(() => element.shadowRoot!.querySelector('[part~=retry-button]'), 'the error shows', {
@@ -106,7 +107,7 @@ describe('<consult-access>', () => {
     });
     expect(shadowText(element)).to.contain('We could not check your plan.');
     await expect(element).to.be.accessible();
-    await control(backend, '/faults', { errorRate: 0 });
+    broken.fail(false);
     element.shadowRoot!.querySelector<HTMLButtonElement>('[part~=retry-button]')!.click();
     await waitUntil(() => stateOf(element) === 'active', 'the plan shows after trying again', {
       timeout: 5000,

@@ -3,12 +3,11 @@ import { sendKeys } from '@web/test-runner-commands';
 import { MAX_QUESTION_LENGTH } from '../../src/client/types.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { loadDraft } from '../../src/session/drafts.js';
-import type { ConsultErrorEvent } from '../../src/elements/shared/events.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
-import { announced, inSession, shadowText, upstreamCalls } from './support/backend.js';
+import { announced, inSession, shadowText, upstreamCalls, withFailures } from './support/backend.js';
 
 ConsultForm.define('consult-form');
 
@@ -382,39 +381,67 @@ describe('<consult-form>', () => {
   });
 
   describe('when sending fails', () => {
-    it('keeps the text, and a retry sends the same key and creates one consultation', async () => {
-      const { element: form, backend } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+    it('waits to send while the service cannot be reached, then sends once with the same key', async () => {
+      const {
+        element: form,
+        backend,
+        session,
+      } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
       await formShown(form);
       const before = consultationsOf(backend, ALEX).length;
       await typeInto(form, 0, 'Will this survive an outage?');
-      const errors: ConsultErrorEvent[] = [];
-      form.addEventListener('consult-error', (e) => errors.push(e));
 
       await setFaults(backend, { errorRate: 1 });
       part(form, 'submit-button')!.click();
-      await waitUntil(
-        () => form.shadowRoot!.querySelector('[part=notice][role=alert]'),
-        'the failure is shown',
-        {
-          timeout: 8000,
-        },
-      );
-      expect(shadowText(form)).to.contain('Your question could not be sent');
+      await waitUntil(() => button(form, 'Cancel sending'), 'it waits to send', { timeout: 8000 });
+      // One notice for the session, not an error in the form; the text stays, with its key.
+      expect(part(form, 'submit-button')!.textContent!.trim()).to.equal('Waiting to send…');
+      expect(form.shadowRoot!.querySelector('[role=alert]')).to.equal(null);
+      const notice = session.shadowRoot!.querySelector('[part~=connection]')!;
+      expect(notice.textContent).to.contain('Reconnecting');
+      expect(announced(form)).to.contain('Reconnecting');
       expect(textarea(form).value).to.equal('Will this survive an outage?');
-      expect(form.busy).to.equal(false);
-      expect(errors.map((e) => e.detail.operation)).to.deep.equal(['createConsultation']);
+      expect(form.busy).to.equal(true);
       expect(storedDraft()?.idempotencyKey).to.be.a('string');
       await expect(form).to.be.accessible();
 
+      // Back: it goes out by itself.
       await setFaults(backend, { errorRate: 0 });
-      button(form, 'Try again')!.click();
+      session.manager.state.reconnect();
       await threadShown(form);
+      expect(session.shadowRoot!.querySelector('[part~=connection]')).to.equal(null);
 
       const creates = upstreamCreates(backend);
       expect(creates.length).to.be.greaterThan(1, 'the failed attempts reached the upstream too');
       expect(new Set(creates.map((r) => r.idempotencyKey)).size).to.equal(1, 'one key for every attempt');
       expect(creates.filter((r) => r.status === 201)).to.have.length(1);
       expect(consultationsOf(backend, ALEX)).to.have.length(before + 1);
+    });
+
+    it('lets the member cancel a question waiting to be sent, keeping the text', async () => {
+      const {
+        element: form,
+        backend,
+        session,
+      } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      await formShown(form);
+      const before = consultationsOf(backend, ALEX).length;
+      await typeInto(form, 0, 'Never mind, I will call instead.');
+      await setFaults(backend, { errorRate: 1 });
+      part(form, 'submit-button')!.click();
+      await waitUntil(() => button(form, 'Cancel sending'), 'it waits to send', { timeout: 8000 });
+      button(form, 'Cancel sending')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => !form.busy, 'it stops waiting', { timeout: 5000 });
+      await form.updateComplete;
+      expect(textarea(form).value).to.equal('Never mind, I will call instead.');
+      expect(focused(form)).to.equal(textarea(form));
+      expect(button(form, 'Cancel sending')).to.equal(undefined);
+      await setFaults(backend, { errorRate: 0 });
+      session.manager.state.reconnect();
+      await waitUntil(() => session.manager.state.connection === 'online', 'back online', { timeout: 8000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(consultationsOf(backend, ALEX)).to.have.length(before, 'nothing was sent');
     });
 
     it('after a reload, sending the restored draft uses the same key', async () => {
@@ -427,13 +454,7 @@ describe('<consult-form>', () => {
       await typeInto(form, 0, 'Sent before the reload');
       await setFaults(backend, { errorRate: 1 });
       part(form, 'submit-button')!.click();
-      await waitUntil(
-        () => form.shadowRoot!.querySelector('[part=notice][role=alert]'),
-        'the failure is shown',
-        {
-          timeout: 8000,
-        },
-      );
+      await waitUntil(() => button(form, 'Cancel sending'), 'it waits to send', { timeout: 8000 });
       await setFaults(backend, { errorRate: 0 });
       form.remove();
 
@@ -454,13 +475,9 @@ describe('<consult-form>', () => {
       await typeInto(form, 0, 'First wording');
       await setFaults(backend, { errorRate: 1 });
       part(form, 'submit-button')!.click();
-      await waitUntil(
-        () => form.shadowRoot!.querySelector('[part=notice][role=alert]'),
-        'the failure is shown',
-        {
-          timeout: 8000,
-        },
-      );
+      await waitUntil(() => button(form, 'Cancel sending'), 'it waits to send', { timeout: 8000 });
+      button(form, 'Cancel sending')!.click();
+      await waitUntil(() => !form.busy, 'it stops waiting', { timeout: 5000 });
       await setFaults(backend, { errorRate: 0 });
       await typeInto(form, 0, ', better');
       part(form, 'submit-button')!.click();
@@ -658,8 +675,9 @@ describe('<consult-form>', () => {
 
   describe('when loading fails', () => {
     it('shows an error with a retry that recovers', async () => {
-      const { session, backend } = await inSession<HTMLElement>(html`<p>portal</p>`);
-      await setFaults(backend, { errorRate: 1 });
+      const broken = withFailures(createDemoBackend());
+      const { session } = await inSession<HTMLElement>(html`<p>portal</p>`, { backend: broken.backend });
+      broken.fail(true);
       const form = document.createElement('consult-form') as ConsultForm;
       const failed = oneEvent(form, 'consult-error');
       session.append(form);
@@ -668,11 +686,11 @@ describe('<consult-form>', () => {
       });
       const { detail } = await failed;
       expect(detail.operation).to.equal('getUserSubscriptions');
-      expect(detail.status).to.equal(502, "the proxy's answer to an unavailable upstream");
+      expect(detail.status).to.equal(500, 'a failure that waiting does not mend');
       expect(form.shadowRoot!.querySelector('[role=alert]')).to.exist;
       await expect(form).to.be.accessible();
 
-      await setFaults(backend, { errorRate: 0 });
+      broken.fail(false);
       button(form, 'Try again')!.click();
       await formShown(form);
       await form.updateComplete;

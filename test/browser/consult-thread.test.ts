@@ -5,7 +5,7 @@ import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
-import { announced, inSession, shadowText } from './support/backend.js';
+import { announced, inSession, shadowText, withFailures } from './support/backend.js';
 
 ConsultThread.define('consult-thread');
 
@@ -39,19 +39,17 @@ const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) =>
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
-const faults = (backend: DemoBackend, body: Record<string, number>) =>
-  sandboxPost(backend, '/_sandbox/faults', body);
-
 /** A signed-in session whose service fails every request, with a thread for alex's bp case added once it does. */
 async function failingThread() {
-  const fixtureResult = await inSession<HTMLElement>(html`<span></span>`);
-  const { backend, session } = fixtureResult;
-  await faults(backend, { errorRate: 1 });
+  const broken = withFailures(createDemoBackend());
+  const fixtureResult = await inSession<HTMLElement>(html`<span></span>`, { backend: broken.backend });
+  const { session } = fixtureResult;
+  broken.fail(true);
   const element = document.createElement('consult-thread') as ConsultThread;
   element.consultationId = 'cns_demo_alex_bp';
   session.append(element);
   await waitUntil(() => $(element, '[role=alert] button'), 'the error shows', { timeout: 15000 });
-  return { ...fixtureResult, element };
+  return { ...fixtureResult, element, fail: broken.fail };
 }
 
 /** Presses the notice's "Try again" from the keyboard, as a member does. */
@@ -195,8 +193,8 @@ describe('<consult-thread>', () => {
   describe('when loading fails and the member presses Try again', () => {
     it('moves focus to the first question once Try again has loaded it', async function () {
       this.timeout(30000);
-      const { backend, element } = await failingThread();
-      await faults(backend, { errorRate: 0 });
+      const { fail, element } = await failingThread();
+      fail(false);
       await pressTryAgain(element);
       await loaded(element);
       await element.updateComplete;
@@ -205,7 +203,7 @@ describe('<consult-thread>', () => {
 
     it('moves focus to the new error when Try again fails again', async function () {
       this.timeout(30000);
-      const { backend, element } = await failingThread();
+      const { fail, element } = await failingThread();
       const first = $(element, '[role=alert]');
       await pressTryAgain(element);
       await waitUntil(
@@ -217,14 +215,14 @@ describe('<consult-thread>', () => {
         { timeout: 15000 },
       );
       expect($(element, '[role=alert]')!.getAttribute('tabindex')).to.equal('-1');
-      await faults(backend, { errorRate: 0 });
+      fail(false);
       await expect(element).to.be.accessible();
     });
 
     it('leaves focus alone when it was elsewhere as Try again was pressed', async function () {
       this.timeout(30000);
-      const { backend, session, element } = await failingThread();
-      await faults(backend, { errorRate: 0 });
+      const { fail, session, element } = await failingThread();
+      fail(false);
       const outside = document.createElement('button');
       outside.textContent = 'Elsewhere on the page';
       session.before(outside);

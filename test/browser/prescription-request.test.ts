@@ -8,7 +8,8 @@ import { sendKeys } from '@web/test-runner-commands';
 import { PrescriptionRequest } from '../../src/elements/prescription-request/prescription-request.js';
 import type { Survey } from '../../src/elements/prescription-request/survey.js';
 import type { PrescriptionSubmittedEvent } from '../../src/elements/shared/events.js';
-import { announced, inSession, shadowText, upstreamCalls } from './support/backend.js';
+import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
+import { announced, inSession, shadowText, upstreamCalls, withFailures } from './support/backend.js';
 
 PrescriptionRequest.define('prescription-request');
 
@@ -164,11 +165,10 @@ describe('<prescription-request>', () => {
   });
 
   it('keeps the answers when sending fails, and a retry with the same answers makes one request', async () => {
-    const { element, backend } = await request();
+    const broken = withFailures(createDemoBackend());
+    const { element, backend } = await request({ backend: broken.backend });
     await fillIn(element);
-    const faults = (body: object) =>
-      backend.sandbox.fetch('/_sandbox/faults', { method: 'POST', body: JSON.stringify(body) });
-    await faults({ errorRate: 1 });
+    broken.fail(true);
     $(element, '[part~=submit-button]')!.click();
     await waitUntil(() => shadowText(element).includes('could not be sent'), 'the failure shows', {
       timeout: 15000,
@@ -176,7 +176,7 @@ describe('<prescription-request>', () => {
     expect($<HTMLTextAreaElement>(element, '#q-medicine')!.value).to.equal('Salbutamol 100 micrograms');
     expect(element.shadowRoot!.activeElement?.id).to.equal('problem');
     await expect(element).to.be.accessible();
-    await faults({ errorRate: 0 });
+    broken.fail(false);
     $(element, '[part~=submit-button]')!.click();
     await waitUntil(() => shadowText(element).includes('was sent'), 'sent on retry', { timeout: 5000 });
     expect(backend.sandbox.state.prescriptions.size).to.equal(1);

@@ -68,7 +68,9 @@ function deepQuery(root: ParentNode, selector: string): Element[] {
 /** What each state's story must show, once it has settled. */
 const SHOWS: Record<string, (canvas: HTMLElement) => boolean> = {
   Loading: (canvas) => deepQuery(canvas, '[aria-busy="true"] .skeleton').length > 0,
-  NetworkErrorWithRetry: (canvas) => /Try again/.test(deepText(canvas)),
+  Reconnecting: (canvas) => /Reconnecting/.test(deepText(canvas)) && !/Try again/.test(deepText(canvas)),
+  LoadErrorWithRetry: (canvas) =>
+    /We could not load your consultations/.test(deepText(canvas)) && /Try again/.test(deepText(canvas)),
   InactiveAccount: (canvas) => /Account not active/.test(deepText(canvas)),
   Waiting: (canvas) => /ankle is still swollen/.test(deepText(canvas)) && /Open/.test(deepText(canvas)),
   Claimed: (canvas) => /is working on your question/.test(deepText(canvas)),

@@ -246,6 +246,86 @@ describe('the member state', () => {
     });
   });
 
+  describe('when the service cannot be reached', () => {
+    /** The network between the page and the proxy: while `down`, every call answers 503, as a balancer with no instance does. */
+    function behindASwitch() {
+      const link = { down: false };
+      const fetchThrough: typeof fetch = (input, init) =>
+        link.down
+          ? Promise.resolve(new Response('', { status: 503, headers: { 'retry-after': '0' } }))
+          : fetch(input, init);
+      return { link, fetch: fetchThrough };
+    }
+    const creates = (since: number) =>
+      proxy.upstreamCalls(since).filter((r) => r.method === 'POST' && r.path === '/consultation').length;
+
+    it('keeps what is shown, says reconnecting, and sends a waiting question once when it is back', async () => {
+      const { link, fetch: through } = behindASwitch();
+      const session = signedIn('alex', { fetch: through });
+      await session.ready();
+      await session.state.loadHistory();
+      const shown = session.state.consultations.length;
+      link.down = true;
+      await assert.rejects(session.state.load(BP, { fresh: true }));
+      assert.equal(session.state.connection, 'reconnecting');
+      assert.equal(session.state.consultations.length, shown, 'nothing shown is taken away');
+      assert.equal(session.state.historyStatus.status, 'ready');
+
+      const since = proxy.mark();
+      let settled = false;
+      const sending = session.state
+        .createConsultation(['Sent while offline: is 142/91 high?'], 'key-offline-1')
+        .finally(() => (settled = true));
+      await sleep(300);
+      assert.equal(settled, false, 'it waits for the connection');
+      link.down = false;
+      session.state.reconnect();
+      const created = await sending;
+      assert.equal(session.state.connection, 'online');
+      assert.equal(creates(since), 1, 'it went out once, with its key');
+      assert.equal(
+        session.state.consultation(created.consultationId)?.questions[0]?.question,
+        'Sent while offline: is 142/91 high?',
+      );
+    });
+
+    it('lets the member cancel a question waiting to be sent, and sends nothing', async () => {
+      const { link, fetch: through } = behindASwitch();
+      const session = signedIn('alex', { fetch: through });
+      await session.ready();
+      link.down = true;
+      const since = proxy.mark();
+      const cancel = new AbortController();
+      const sending = session.state.createConsultation(
+        ['Cancelled while offline'],
+        'key-offline-2',
+        cancel.signal,
+      );
+      await eventually('reconnecting', () => session.state.connection === 'reconnecting' || undefined, 5000);
+      cancel.abort();
+      await assert.rejects(sending, (error: Error) => error.name === 'AbortError');
+      link.down = false;
+      session.state.reconnect();
+      await eventually('online', () => session.state.connection === 'online' || undefined, 5000);
+      await sleep(200);
+      assert.equal(creates(since), 0);
+    });
+
+    it('reads what could not be read once the connection is back, with no error in between', async () => {
+      const { link, fetch: through } = behindASwitch();
+      const session = signedIn('alex', { fetch: through });
+      await session.ready();
+      link.down = true;
+      await assert.rejects(session.state.loadHistory());
+      assert.equal(session.state.historyStatus.status, 'loading', 'still loading, not failed');
+      assert.equal(session.state.plan.status, 'idle');
+      link.down = false;
+      session.state.reconnect();
+      await eventually('the list', () => session.state.historyStatus.status === 'ready' || undefined, 5000);
+      assert.ok(session.state.consultations.length > 0);
+    });
+  });
+
   describe('unread answers', () => {
     it('marks answers that arrive after the list was read, until their thread is on screen', async () => {
       const session = signedIn();

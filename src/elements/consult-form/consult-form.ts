@@ -353,7 +353,9 @@ export class ConsultForm extends SessionElement {
     this.announce(this.localize.t('sendingStatus'));
     try {
       // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
-      const consultation = await state.createConsultation(texts, idempotencyKey);
+      // While the service cannot be reached it waits ("Waiting to send", which the member may cancel)
+      // and goes out by itself, with the same key, once the connection is back.
+      const consultation = await state.createConsultation(texts, idempotencyKey, controller.signal);
       if (controller.signal.aborted || this.#owner !== owner) return;
       this.#draft.clear();
       this.#key = undefined;
@@ -487,6 +489,16 @@ export class ConsultForm extends SessionElement {
     return status === 'idle' || status === 'loading';
   }
 
+  /**
+   * Stops waiting to send: the questions stay, with their key, so sending them later still makes
+   * one consultation.
+   */
+  #cancelSend = (): void => {
+    this.#sending?.abort();
+    const [first] = this.questions;
+    if (first) this.#focusQuestion(first.id);
+  };
+
   #renderForm() {
     const { localize } = this;
     const max = MAX_QUESTIONS_PER_CONSULTATION;
@@ -544,9 +556,10 @@ export class ConsultForm extends SessionElement {
         aria-disabled=${this.busy || this.#checking ? 'true' : 'false'}
         aria-describedby=${ifDefined(this.#checking ? 'checking' : undefined)}
       >
-        ${this.busy ? localize.t('sending') : localize.t('submit')}
+        ${this.sendLabel(this.busy, localize.t('submit'), localize.t('sending'))}
       </button>
       ${this.#checking ? html`<p id="checking" part="hint" class="hint">${localize.t('checking')}</p>` : nothing}
+      ${this.renderCancelSend(this.busy, this.#cancelSend)}
     </form>`;
   }
 

@@ -5,6 +5,9 @@ export const styles = css`
   :host {
     background: none;
   }
+  [part~='connection'] {
+    margin-block: 0 1rem;
+  }
   .notice p {
     margin-block: 0 0.75rem;
   }

@@ -1,10 +1,11 @@
 import { provide } from '@lit/context';
-import { html, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ConsultElement } from '../shared/consult-element.js';
 import { ConsultUnreadChangedEvent, SessionExpiredEvent } from '../shared/events.js';
 import { LocalizeController } from '../shared/localize.js';
 import { answeredWords } from '../shared/status.js';
+import type { Connection } from '../../session/member-state.js';
 import {
   SessionManager,
   sessionContext,
@@ -31,6 +32,7 @@ import { styles } from './consult-session.styles.js';
  *
  * @csspart base - The wrapper of the content, and of the notice that replaces it when the session has ended.
  * @csspart notice - The notice shown when the session has ended.
+ * @csspart connection - The one "Reconnecting…" notice while the service cannot be reached.
  * @csspart retry-button - Its "Sign in again" button, after an expiry (not after signing out).
  */
 export class ConsultSession extends ConsultElement {
@@ -92,7 +94,17 @@ export class ConsultSession extends ConsultElement {
 
   #onAnnouncement = (): void => this.requestUpdate();
 
+  /** The connection the page last showed. */
+  #connection: Connection = 'online';
+
   #onState = (): void => {
+    const { connection } = this.manager.state;
+    if (connection !== this.#connection) {
+      this.#connection = connection;
+      // One notice for the whole session, heard once, instead of an error in every element.
+      if (connection === 'reconnecting') this.manager.announcer.announce(this.localize.t('reconnecting'));
+      this.requestUpdate();
+    }
     const count = this.manager.state.unread.length;
     if (count === this.#unread) return;
     this.#unread = count;
@@ -149,8 +161,19 @@ export class ConsultSession extends ConsultElement {
     const { announcer } = this.manager;
     const regions = html`<div class="visually-hidden" role="status">${announcer.polite}</div>
       <div class="visually-hidden" role="alert">${announcer.assertive}</div>`;
+    const reconnecting =
+      this.#connection === 'reconnecting'
+        ? html`<p
+            part="connection"
+            class="notice warning"
+            lang=${this.localize.language}
+            dir=${this.localize.dir}
+          >
+            ${this.localize.t('reconnecting')}
+          </p>`
+        : nothing;
     if (this.status !== 'expired')
-      return html`<div part="base"><slot></slot></div>
+      return html`<div part="base">${reconnecting}<slot></slot></div>
         ${regions}`;
     const signedOut = this.endedBy === 'signed-out';
     return html`<div part="base">

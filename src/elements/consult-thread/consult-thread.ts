@@ -113,6 +113,14 @@ export class ConsultThread extends SessionElement {
   }
 
   #attempt?: { key: string; text: string };
+  /** The follow-up on its way, which "Cancel sending" stops waiting for. */
+  #sending?: AbortController;
+
+  /** Stops waiting to send: the text stays, with its key, so sending it later still asks it once. */
+  #cancelSend = (): void => {
+    this.#sending?.abort();
+    this.#focus.next('#followup-input');
+  };
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -297,11 +305,15 @@ export class ConsultThread extends SessionElement {
     const attempt = this.#attempt?.text === text ? this.#attempt : { key: newIdempotencyKey(), text };
     this.#attempt = attempt;
     this.#saveDraft();
+    const sending = new AbortController();
+    this.#sending = sending;
     this.sending = true;
     this.sendProblem = undefined;
     try {
       // The member's scope: if they sign out meanwhile, this rejects and nothing below runs (S21).
-      const updated = await state.addFollowUp(consultation.consultationId, text, attempt.key);
+      // While the service cannot be reached it waits ("Waiting to send", cancellable) and goes out by
+      // itself, with the same key, once the connection is back.
+      const updated = await state.addFollowUp(consultation.consultationId, text, attempt.key, sending.signal);
       this.#attempt = undefined;
       this.draft = '';
       this.#draft.clear();
@@ -314,7 +326,7 @@ export class ConsultThread extends SessionElement {
         }),
       );
     } catch (error) {
-      if (state.signal.aborted) return;
+      if (state.signal.aborted || sending.signal.aborted) return;
       const code = error instanceof ApiError && error.status === 409 ? error.code : undefined;
       if (code === 'question_limit_reached' || code === 'consultation_closed') {
         this.sendProblem = code === 'question_limit_reached' ? 'limit' : 'closed';
@@ -327,6 +339,7 @@ export class ConsultThread extends SessionElement {
       }
       this.reportError(error, 'addConsultationFollowUp');
     } finally {
+      if (this.#sending === sending) this.#sending = undefined;
       this.sending = false;
     }
   };
@@ -575,8 +588,9 @@ export class ConsultThread extends SessionElement {
           : nothing
       }
       <button part="submit-button" class="primary" type="submit" ?disabled=${this.sending}>
-        ${this.sending ? localize.t('sending') : localize.t('send')}
+        ${this.sendLabel(this.sending, localize.t('send'), localize.t('sending'))}
       </button>
+      ${this.renderCancelSend(this.sending, this.#cancelSend)}
     </form>`;
   }
 }

@@ -190,11 +190,15 @@ export class PrescriptionRequest extends SessionElement {
     this.#saveDraft();
     const memberId = this.user?.id;
     if (!memberId) return;
+    const sending = new AbortController();
+    this.#sending = sending;
     this.sending = true;
     this.problem = undefined;
     try {
       // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
-      const created = await state.sendPrescription(answers, key);
+      // While the service cannot be reached it waits ("Waiting to send", cancellable) and goes out by
+      // itself, with the same key, once the connection is back.
+      const created = await state.sendPrescription(answers, key, sending.signal);
       this.sent = created;
       this.answers = {};
       this.#key = undefined;
@@ -206,7 +210,7 @@ export class PrescriptionRequest extends SessionElement {
         new PrescriptionSubmittedEvent({ prescriptionId: created.prescriptionId, status: created.status }),
       );
     } catch (error) {
-      if (state.signal.aborted) return;
+      if (state.signal.aborted || sending.signal.aborted) return;
       const code = error instanceof ApiError ? error.code : undefined;
       this.problem =
         code === 'subscription_required'
@@ -217,8 +221,18 @@ export class PrescriptionRequest extends SessionElement {
       this.#focus.next('#problem');
       this.reportError(error, 'createPrescriptionRequest');
     } finally {
+      if (this.#sending === sending) this.#sending = undefined;
       this.sending = false;
     }
+  };
+
+  /** The request on its way, which "Cancel sending" stops waiting for. */
+  #sending?: AbortController;
+
+  /** Stops waiting to send: the answers stay, with their key, so sending them later makes one request. */
+  #cancelSend = (): void => {
+    this.#sending?.abort();
+    this.#focus.next('[part~="submit-button"]');
   };
 
   #another(): void {
@@ -262,8 +276,9 @@ export class PrescriptionRequest extends SessionElement {
         type="submit"
         aria-disabled=${this.sending ? 'true' : 'false'}
       >
-        ${this.sending ? localize.t('sending') : localize.t('submit')}
+        ${this.sendLabel(this.sending, localize.t('submit'), localize.t('sending'))}
       </button>
+      ${this.renderCancelSend(this.sending, this.#cancelSend)}
     </form>`;
   }
 

@@ -10,6 +10,7 @@ import {
   loadLanguage,
   onTranslationsChanged,
   resolveLanguage,
+  translate,
   type LocalizedHost,
 } from './localize.js';
 import type { MemberState } from '../../session/member-state.js';
@@ -353,6 +354,25 @@ export class SessionElement extends ConsultElement {
   protected renderAnnouncement(): TemplateResult | typeof nothing {
     if (this.#sessionSpeaks) return nothing;
     return html`<div class="visually-hidden" role="status">${this.announcement}</div>`;
+  }
+
+  /** A send of this element is waiting for the service to be reachable again. */
+  protected waitingToSend(sending: boolean): boolean {
+    return sending && this.memberState?.connection === 'reconnecting';
+  }
+
+  /** A send button's words: its own, `busy` while sending, "Waiting to send…" while the service cannot be reached. */
+  protected sendLabel(sending: boolean, idle: string, busy: string): string {
+    if (!sending) return idle;
+    return this.waitingToSend(true) ? translate(this.resolvedLanguage, 'session', 'waitingToSend') : busy;
+  }
+
+  /** "Cancel sending", while a send waits for the connection: `cancel` stops the wait, the text stays. */
+  protected renderCancelSend(sending: boolean, cancel: () => void): TemplateResult | typeof nothing {
+    if (!this.waitingToSend(sending)) return nothing;
+    return html`<button type="button" class="cancel" @click=${cancel}>
+      ${translate(this.resolvedLanguage, 'session', 'cancelSend')}
+    </button>`;
   }
 
   /**

@@ -12,6 +12,9 @@ const ar: Translation = {
     answeredBy: 'أجاب {name}، {title}، عن سؤالك',
     answeredByName: 'أجاب {name} عن سؤالك',
     answered: 'تمت الإجابة عن سؤالك',
+    reconnecting: 'جارٍ إعادة الاتصال… يبقى ما تراه كما هو، وما ترسله يُرسل فور عودة الاتصال.',
+    waitingToSend: 'بانتظار الإرسال…',
+    cancelSend: 'إلغاء الإرسال',
   },
   answer: {
     imageOmitted: 'صورة لم تُعرض',

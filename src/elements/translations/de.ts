@@ -13,6 +13,10 @@ const de: Translation = {
     answeredBy: '{name}, {title}, hat Ihre Frage beantwortet',
     answeredByName: '{name} hat Ihre Frage beantwortet',
     answered: 'Ihre Frage wurde beantwortet',
+    reconnecting:
+      'Verbindung wird wiederhergestellt… Was Sie sehen, bleibt erhalten, und was Sie senden, geht hinaus, sobald die Verbindung zurück ist.',
+    waitingToSend: 'Wartet auf das Senden…',
+    cancelSend: 'Senden abbrechen',
   },
   answer: {
     imageOmitted: 'Bild nicht angezeigt',

@@ -14,6 +14,10 @@ const en = {
     answeredBy: '{name}, {title}, answered your question',
     answeredByName: '{name} answered your question',
     answered: 'Your question has been answered',
+    reconnecting:
+      'Reconnecting… What you see is kept, and anything you send goes out once the connection is back.',
+    waitingToSend: 'Waiting to send…',
+    cancelSend: 'Cancel sending',
   },
   answer: {
     imageOmitted: 'Image not shown',

@@ -12,6 +12,10 @@ const es: Translation = {
     answeredBy: '{name}, {title}, ha respondido a tu pregunta',
     answeredByName: '{name} ha respondido a tu pregunta',
     answered: 'Tu pregunta ha sido respondida',
+    reconnecting:
+      'Reconectando… Lo que ves se conserva, y lo que envíes saldrá en cuanto vuelva la conexión.',
+    waitingToSend: 'Esperando para enviar…',
+    cancelSend: 'Cancelar el envío',
   },
   answer: {
     imageOmitted: 'Imagen no mostrada',

@@ -12,6 +12,10 @@ const fr: Translation = {
     answeredBy: '{name}, {title}, a répondu à votre question',
     answeredByName: '{name} a répondu à votre question',
     answered: 'Votre question a reçu une réponse',
+    reconnecting:
+      'Reconnexion… Ce que vous voyez est conservé, et ce que vous envoyez partira dès le retour de la connexion.',
+    waitingToSend: 'En attente d’envoi…',
+    cancelSend: 'Annuler l’envoi',
   },
   answer: {
     imageOmitted: 'Image non affichée',

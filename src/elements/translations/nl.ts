@@ -12,6 +12,10 @@ const nl: Translation = {
     answeredBy: '{name}, {title}, heeft uw vraag beantwoord',
     answeredByName: '{name} heeft uw vraag beantwoord',
     answered: 'Uw vraag is beantwoord',
+    reconnecting:
+      'Opnieuw verbinden… Wat u ziet blijft staan, en wat u verstuurt gaat weg zodra de verbinding terug is.',
+    waitingToSend: 'Wacht op verzenden…',
+    cancelSend: 'Verzenden annuleren',
   },
   answer: {
     imageOmitted: 'Afbeelding niet getoond',

@@ -63,3 +63,25 @@ export function announced(element: Element): string {
   const speaker = element.closest('consult-session') ?? element;
   return speaker.shadowRoot?.querySelector('[role=status]')?.textContent ?? '';
 }
+
+/**
+ * The back end behind a switch: while `fail(true)`, the member's calls (not sign-in, not the
+ * stream) answer the proxy's own 500, a failure that waiting does not mend, so the elements show
+ * their error with "Try again". An outage (502, 503, 504, no answer) is another thing: the session
+ * says "Reconnecting…" and waits instead.
+ */
+export function withFailures(backend: DemoBackend): { backend: DemoBackend; fail(on: boolean): void } {
+  let failing = false;
+  const fetch: typeof backend.fetch = (input, init) => {
+    const path = new URL(String(input instanceof Request ? input.url : input), location.href).pathname;
+    if (!failing || /\/(session|events)$/.test(path)) return backend.fetch(input, init);
+    const problem = { type: 'about:blank', title: 'Internal error', status: 500, code: 'internal_error' };
+    return Promise.resolve(
+      new Response(JSON.stringify(problem), {
+        status: 500,
+        headers: { 'content-type': 'application/problem+json' },
+      }),
+    );
+  };
+  return { backend: { ...backend, fetch }, fail: (on) => (failing = on) };
+}
