@@ -24,6 +24,7 @@ import { ApiError } from '../client/errors.js';
 import { abortable } from '../client/retry.js';
 import type { CreatePrescriptionRequest } from '../client/types.js';
 import { answeredCount, isOlder } from './consultations.js';
+import { Conversation } from './conversation.js';
 import { SeenMarks } from './seen-marks.js';
 
 /** Whether the member may ask a doctor now: an active plan, no plan, or an account that is not active. */
@@ -55,6 +56,8 @@ export type MemberClient = Pick<
   | 'addConsultationFollowUp'
   | 'getUserSubscriptions'
   | 'createPrescriptionRequest'
+  | 'startNavigatorConversation'
+  | 'sendNavigatorMessage'
 >;
 
 export interface MemberStateOptions {
@@ -118,6 +121,7 @@ export class MemberState extends EventTarget {
   #poll?: { timer: unknown; delay: number };
   #pollDelay: number;
   #prescriptions: PrescriptionView[] = [];
+  #conversation?: Conversation;
   #changeQueued = false;
   /** Counts the records that changed: a poll that moves it found something. */
   #version = 0;
@@ -168,6 +172,7 @@ export class MemberState extends EventTarget {
     this.#history = { status: 'idle' };
     this.#plan = { status: 'idle', at: 0 };
     this.#prescriptions = [];
+    this.#conversation = undefined;
     this.#stopProbe();
     this.#connection = 'online';
     this.#pollDelay = this.#pollPace.firstMs;
@@ -396,6 +401,17 @@ export class MemberState extends EventTarget {
     this.#prescriptions = [...this.#prescriptions, record];
     this.#changed();
     return record;
+  }
+
+  /** The member's conversation with the health navigator (started by their first message). */
+  get conversation(): Conversation {
+    const member = this.#requireMember();
+    this.#conversation ??= new Conversation(
+      (run) => this.#call(run),
+      member.id,
+      () => this.#changed(),
+    );
+    return this.#conversation;
   }
 
   /** The prescription requests sent on this page, oldest first. */

@@ -326,6 +326,70 @@ describe('the member state', () => {
     });
   });
 
+  describe('the navigator conversation', () => {
+    it('is started by the first message, once, and holds the replies', async () => {
+      const session = signedIn();
+      await session.ready();
+      const since = proxy.mark();
+      const conversation = session.state.conversation;
+      const arrived = await conversation.send('How much exercise should I get?');
+      assert.ok(conversation.id, 'started');
+      const own = arrived.findIndex((m) => m.role === 'member');
+      assert.ok(own >= 0, 'the member’s message');
+      assert.ok(
+        arrived.slice(0, own).every((m) => m.role === 'navigator' && m.prompt === undefined),
+        'the greeting first',
+      );
+      const replies = arrived.slice(own + 1);
+      assert.ok(replies.length > 0, 'a reply');
+      assert.ok(
+        replies.every((m) => m.role === 'navigator' && m.prompt === 'How much exercise should I get?'),
+      );
+      assert.ok(
+        conversation.messages.some(
+          (m) => m.role === 'navigator' && m.prompt === 'How much exercise should I get?',
+        ),
+      );
+      await conversation.send('And how often?');
+      const starts = proxy
+        .upstreamCalls(since)
+        .filter((r) => r.method === 'POST' && /conversations$/.test(r.path));
+      assert.equal(starts.length, 1, 'one conversation for both messages');
+      assert.equal(session.state.conversation, conversation, 'the same for every view of the page');
+    });
+
+    it('keeps a message that could not be sent, and its retry uses the same key', async () => {
+      const session = signedIn();
+      await session.ready();
+      const conversation = session.state.conversation;
+      await conversation.send('Hello');
+      await proxy.sandbox.control('/faults', { errorRate: 1 });
+      await assert.rejects(conversation.send('Is a cold contagious?'));
+      const failed = conversation.messages.find((m) => m.text === 'Is a cold contagious?')!;
+      assert.equal(failed.status, 'failed');
+      await proxy.sandbox.control('/faults', { errorRate: 0 });
+      const since = proxy.mark();
+      await conversation.retry(failed.key);
+      const sent = conversation.messages.find((m) => m.text === 'Is a cold contagious?')!;
+      assert.equal(sent.status, 'sent');
+      assert.equal(sent.idempotencyKey, failed.idempotencyKey);
+      assert.equal(proxy.upstreamCalls(since).filter((r) => r.path.endsWith('/messages')).length, 1);
+    });
+
+    it('is gone when the member signs out, and a reply on its way lands nowhere', async () => {
+      const session = signedIn();
+      await session.ready();
+      const conversation = session.state.conversation;
+      await proxy.sandbox.control('/faults', { latencyMs: 300 });
+      const pending = conversation.send('Held while I sign out');
+      await sleep(50);
+      session.signOut();
+      await assert.rejects(pending, (error: Error) => error.name === 'AbortError');
+      await proxy.sandbox.control('/faults', { latencyMs: 0 });
+      assert.throws(() => session.state.conversation, /No member/);
+    });
+  });
+
   describe('unread answers', () => {
     it('marks answers that arrive after the list was read, until their thread is on screen', async () => {
       const session = signedIn();

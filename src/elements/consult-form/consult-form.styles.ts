@@ -103,4 +103,8 @@ export const styles = css`
     margin: 0;
     flex: 1 1 16rem;
   }
+  /* "Cancel sending" sits beside what it cancels, not across the card. */
+  .cancel {
+    justify-self: start;
+  }
 `;

@@ -167,4 +167,8 @@ export const styles = css`
   .notice button {
     margin-block-start: 0.75rem;
   }
+  /* "Cancel sending" sits beside what it cancels, not across the card. */
+  .cancel {
+    justify-self: start;
+  }
 `;

@@ -4,14 +4,13 @@ import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
-import { newIdempotencyKey } from '../../client/index.js';
-import type { NavigatorMessage } from '../../client/types.js';
 import { SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
 import { LocalizeController, type Formatters } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
+import type { ChatMessage, Conversation } from '../../session/conversation.js';
 import type { Eligibility, SessionManager } from '../../session/session.js';
 import { styles } from './navigator-chat.styles.js';
 
@@ -19,24 +18,6 @@ import { styles } from './navigator-chat.styles.js';
 const MAX_LENGTH = 4000;
 /** From here on, the composer shows how many characters are left. */
 const WARN_LENGTH = 3500;
-
-/** A message as the chat shows it: a record from the navigator, or the member's, delivered or not. */
-interface ChatMessage {
-  /** Stable within the page, for rendering; the server's id arrives later for the member's own. */
-  key: string;
-  role: 'member' | 'navigator';
-  text: string;
-  createdAt: string;
-  status: 'sending' | 'failed' | 'sent';
-  messageId?: string;
-  conversationId?: string;
-  /** The member's key for this message, reused on every retry (S14). */
-  idempotencyKey?: string;
-  suggestsDoctor?: boolean;
-  urgent?: boolean;
-  /** For a reply: the member's text it answers, which "Ask a doctor" hands on. */
-  prompt?: string;
-}
 
 /** What survives a reload in the member's draft store (sessionStorage, S16). */
 interface ChatDraft {
@@ -120,9 +101,7 @@ export class NavigatorChat extends SessionElement {
   /** Example questions offered before the first message; default three localized examples. */
   @property({ attribute: false }) suggestions?: string[];
 
-  @state() private messages: ChatMessage[] = [];
   @state() private draft = '';
-  @state() private sending = false;
   @state() private composerError?: ComposerError;
   @state() private restored = false;
   @state() private handoff?: { key: string; handedTo: 'consult-form' | 'none' };
@@ -142,19 +121,25 @@ export class NavigatorChat extends SessionElement {
     () => 'navigator-chat',
   );
 
-  /** Kept in memory only: the proxy has no way to read a conversation back. */
-  #conversationId?: string;
-  /** The key for starting the conversation, kept until it has started so a retry cannot start two. */
-  #startKey?: string;
   #memberId?: string;
-  #counter = 0;
-  #statusSource?: SessionManager;
-  #onStatus = () => this.requestUpdate();
+
+  /**
+   * The member's conversation, kept in the session's member state (memory only: the proxy has no
+   * way to read a conversation back); this element is a view of it.
+   */
+  get #conversation(): Conversation | undefined {
+    return this.user ? this.memberState?.conversation : undefined;
+  }
+
+  get #messages(): readonly ChatMessage[] {
+    return this.#conversation?.messages ?? [];
+  }
+
+  get #sending(): boolean {
+    return this.#conversation?.sending ?? false;
+  }
 
   protected override sessionChanged(session: SessionManager | undefined): void {
-    this.#statusSource?.removeEventListener('status', this.#onStatus);
-    this.#statusSource = session;
-    session?.addEventListener('status', this.#onStatus);
     // Alone with an endpoint, the element signs in itself; inside <consult-session> this joins its sign-in.
     if (session && !session.user) void session.ready().catch(() => undefined);
   }
@@ -174,7 +159,7 @@ export class NavigatorChat extends SessionElement {
     super.connectedCallback();
     this.#clock = setInterval(() => {
       this.#now = Date.now();
-      if (this.messages.length) this.requestUpdate();
+      if (this.#messages.length) this.requestUpdate();
     }, 60_000);
   }
 
@@ -185,7 +170,10 @@ export class NavigatorChat extends SessionElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (changed.has('messages') || changed.has('sending')) {
+    // New messages, or the typing cue: the log shows its end.
+    const shown = `${this.#messages.length}:${this.#sending}`;
+    if (shown !== this.#shown) {
+      this.#shown = shown;
       const log = this.renderRoot.querySelector<HTMLElement>('[part=log]');
       if (log) log.scrollTop = log.scrollHeight;
     }
@@ -210,12 +198,11 @@ export class NavigatorChat extends SessionElement {
     if (this.#memberId === memberId) this.eligibility = eligibility;
   }
 
+  /** What the log showed at the last update: its length and whether the navigator was typing. */
+  #shown = '';
+
   #startOver(memberId: string | undefined): void {
     this.#memberId = memberId;
-    this.#conversationId = undefined;
-    this.#startKey = undefined;
-    this.messages = [];
-    this.sending = false;
     this.composerError = undefined;
     this.handoff = undefined;
     this.eligibility = undefined;
@@ -227,28 +214,15 @@ export class NavigatorChat extends SessionElement {
   #persist(): void {
     const memberId = this.#memberId;
     if (!memberId) return;
-    const unsent = this.messages.filter((m) => m.role === 'member' && m.status !== 'sent').map((m) => m.text);
-    const conversation = Boolean(this.#conversationId) || this.restored;
+    const unsent = this.#messages
+      .filter((m) => m.role === 'member' && m.status !== 'sent')
+      .map((m) => m.text);
+    const conversation = Boolean(this.#conversation?.id) || this.restored;
     this.#draft.save(
       !this.draft && unsent.length === 0 && !conversation
         ? undefined
         : ({ text: this.draft, unsent, conversation } satisfies ChatDraft),
     );
-  }
-
-  #fromRecord(record: NavigatorMessage, conversationId: string, prompt?: string): ChatMessage {
-    return {
-      key: `m${++this.#counter}`,
-      role: record.role,
-      text: record.text,
-      createdAt: record.createdAt,
-      status: 'sent',
-      messageId: record.messageId,
-      conversationId,
-      ...(record.suggestsDoctor ? { suggestsDoctor: true } : {}),
-      ...(record.urgent ? { urgent: true } : {}),
-      ...(prompt !== undefined ? { prompt } : {}),
-    };
   }
 
   #announce(messages: ChatMessage[]): void {
@@ -271,7 +245,7 @@ export class NavigatorChat extends SessionElement {
 
   #submit(): void {
     const text = this.draft;
-    if (this.sending) {
+    if (this.#sending) {
       this.composerError = 'wait';
       return;
     }
@@ -283,110 +257,57 @@ export class NavigatorChat extends SessionElement {
       this.composerError = 'tooLong';
       return;
     }
-    const message: ChatMessage = {
-      key: `m${++this.#counter}`,
-      role: 'member',
-      text: text.trim(),
-      createdAt: new Date().toISOString(),
-      status: 'sending',
-      idempotencyKey: newIdempotencyKey(),
-    };
+    const conversation = this.#conversation;
+    if (!conversation) return;
     this.composerError = undefined;
-    this.messages = [...this.messages, message];
     this.draft = '';
-    void this.#deliver(message);
+    void this.#deliver(conversation.send(text.trim(), this.#beforeReplies));
   }
 
   #retry(message: ChatMessage): void {
-    if (this.sending) {
+    const conversation = this.#conversation;
+    if (!conversation) return;
+    if (this.#sending) {
       this.composerError = 'wait';
       return;
     }
     // The retry button goes away as the message is sent again: focus stays in the element, in the composer.
     const hadFocus = Boolean(this.shadowRoot?.activeElement);
-    // Sent now, so it moves to the end: its reply then follows it.
-    this.messages = [...this.messages.filter((m) => m.key !== message.key), message];
-    void this.#deliver(message);
+    // Sent now, so it moves to the end (its reply then follows it), with its key.
+    void this.#deliver(conversation.retry(message.key, this.#beforeReplies));
     if (hadFocus) this.#focusInput();
   }
 
-  #setStatus(key: string, status: ChatMessage['status'], extra: Partial<ChatMessage> = {}): void {
-    this.messages = this.messages.map((m) => (m.key === key ? { ...m, ...extra, status } : m));
-  }
-
-  async #deliver(message: ChatMessage): Promise<void> {
+  /** A reply that suggests a doctor shows its hand-off whole: the member's plan is known before it appears. */
+  #beforeReplies = async (replies: readonly ChatMessage[]): Promise<void> => {
     const session = this.activeSession;
-    const memberId = this.#memberId;
-    if (!session || !memberId) return;
+    if (session && replies.some((m) => m.suggestsDoctor)) await this.#checkPlan(session, this.#memberId);
+  };
+
+  /** Waits for a message the conversation is delivering, and tells the page and the member what arrived. */
+  async #deliver(delivery: Promise<ChatMessage[]>): Promise<void> {
+    const state = this.memberState;
+    const session = this.activeSession;
+    if (!state || !session) return;
     void preloadMarkdown();
-    this.sending = true;
-    this.#setStatus(message.key, 'sending');
     this.#persist();
-    let operation = 'startNavigatorConversation';
     try {
-      const conversationId = await this.#ensureConversation(session, memberId);
-      operation = 'sendNavigatorMessage';
-      // In the member's scope: a sign-out meanwhile aborts it (S21).
-      const signal = this.memberState?.signal;
-      const reply = await session.client.sendNavigatorMessage(
-        { conversationId, message: message.text },
-        {
-          ...(message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : {}),
-          ...(signal ? { signal } : {}),
-        },
-      );
-      if (this.#memberId !== memberId) return;
-      if (reply.messages.some((m) => m.suggestsDoctor)) await this.#checkPlan(session, memberId);
-      const own = reply.messages.find((m) => m.role === 'member');
-      const answers = reply.messages
-        .filter((m) => m.role === 'navigator')
-        .map((m) => this.#fromRecord(m, reply.conversationId, message.text));
-      this.#setStatus(message.key, 'sent', {
-        conversationId: reply.conversationId,
-        ...(own ? { messageId: own.messageId, createdAt: own.createdAt } : {}),
-      });
-      this.messages = [...this.messages, ...answers];
-      this.#announce([...this.messages.filter((m) => m.key === message.key), ...answers]);
+      // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
+      const arrived = await delivery;
+      this.restored = false;
+      const replies = arrived.filter((m) => m.role === 'navigator');
+      this.#announce(arrived);
       // An urgent reply is not left to the polite log: the session's assertive region says it now.
-      if (answers.some((m) => m.urgent)) this.announce(this.localize.t('urgent'), true);
+      if (replies.some((m) => m.urgent)) this.announce(this.localize.t('urgent'), true);
     } catch (error) {
-      if (this.#memberId !== memberId) return;
-      // The conversation is no longer the member's here (the proxy forgot it): a retry starts a new one.
-      if (
-        operation === 'sendNavigatorMessage' &&
-        error instanceof ApiError &&
-        [403, 404].includes(error.status)
-      ) {
-        this.#conversationId = undefined;
-      }
-      this.#setStatus(message.key, 'failed');
-      this.reportError(error, operation);
+      if (state.signal.aborted) return;
+      this.reportError(error, error instanceof ApiError ? error.operation : 'sendNavigatorMessage');
     } finally {
-      if (this.#memberId === memberId) {
-        this.sending = false;
+      if (!state.signal.aborted) {
         if (this.composerError === 'wait') this.composerError = undefined;
         this.#persist();
       }
     }
-  }
-
-  async #ensureConversation(session: SessionManager, memberId: string): Promise<string> {
-    if (this.#conversationId) return this.#conversationId;
-    this.#startKey ??= newIdempotencyKey();
-    const conversation = await session.client.startNavigatorConversation(
-      memberId,
-      {},
-      { idempotencyKey: this.#startKey },
-    );
-    if (this.#memberId !== memberId) throw new DOMException('Another member signed in', 'AbortError');
-    this.#conversationId = conversation.conversationId;
-    this.#startKey = undefined;
-    this.restored = false;
-    // The navigator's greeting comes first, before the message that started the conversation.
-    const opening = conversation.messages.map((m) => this.#fromRecord(m, conversation.conversationId));
-    this.messages = [...opening, ...this.messages];
-    this.#announce(opening);
-    return conversation.conversationId;
   }
 
   #findForm(): HandoffTarget | undefined {
@@ -403,7 +324,7 @@ export class NavigatorChat extends SessionElement {
   #handOff(reply: ChatMessage): void {
     const text =
       reply.prompt ??
-      this.messages.filter((m) => m.role === 'member' && m.status === 'sent').at(-1)?.text ??
+      this.#messages.filter((m) => m.role === 'member' && m.status === 'sent').at(-1)?.text ??
       '';
     const form = this.#findForm();
     form?.startWith(text);
@@ -470,14 +391,14 @@ export class NavigatorChat extends SessionElement {
     const t = this.localize;
     const format = t.format;
     return html`
-      ${this.messages.length === 0 ? this.#renderWelcome() : nothing}
+      ${this.#messages.length === 0 ? this.#renderWelcome() : nothing}
       <div
         part="log"
         role="log"
         aria-live="polite"
         aria-relevant="additions"
         aria-label=${t.t('logLabel')}
-        tabindex=${this.messages.length ? '0' : '-1'}
+        tabindex=${this.#messages.length ? '0' : '-1'}
         @scroll=${this.#onScroll}
       >
         ${
@@ -486,14 +407,14 @@ export class NavigatorChat extends SessionElement {
             : nothing
         }
         ${repeat(
-          this.messages,
+          this.#messages,
           (m) => m.key,
-          (m, index) => this.#renderMessage(m, startsGroup(this.messages, index), format),
+          (m, index) => this.#renderMessage(m, startsGroup(this.#messages, index), format),
         )}
       </div>
       <div role="status">
         ${
-          this.sending
+          this.#sending
             ? html`<span part="typing" class="typing"
                 ><span class="dots" aria-hidden="true"><span></span><span></span><span></span></span>${t.t(
                   'typing',
@@ -574,7 +495,7 @@ export class NavigatorChat extends SessionElement {
               <button
                 type="button"
                 part="retry-button"
-                aria-disabled=${this.sending ? 'true' : 'false'}
+                aria-disabled=${this.#sending ? 'true' : 'false'}
                 @click=${() => this.#retry(m)}
               >
                 ${t.t('retry')}
@@ -647,7 +568,7 @@ export class NavigatorChat extends SessionElement {
         part="send-button"
         class="primary"
         type="submit"
-        aria-disabled=${this.sending ? 'true' : 'false'}
+        aria-disabled=${this.#sending ? 'true' : 'false'}
       >
         ${t.t('send')}
       </button>

@@ -79,4 +79,8 @@ export const styles = css`
     cursor: progress;
     opacity: 0.6;
   }
+  /* "Cancel sending" sits beside what it cancels, not across the card. */
+  .cancel {
+    justify-self: start;
+  }
 `;
