@@ -8,7 +8,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import {
   currentReference,
@@ -28,11 +28,16 @@ const source = (path: string) => readFileSync(new URL(path, root), 'utf8');
 /** What every element renders from the shared code: notices, loading and error states. */
 const SHARED_TEMPLATES = ['src/elements/shared/consult-element.ts', 'src/elements/shared/status.ts'];
 
-/** Where an element's code and styles are. */
-const elementFiles = (tag: string) => ({
-  code: elementModulePath(tag),
-  styles: elementModulePath(tag).replace(/\.ts$/, '.styles.ts'),
-});
+/** Where an element's code is (its class, and the view pieces beside it in its folder) and its styles. */
+const elementFiles = (tag: string) => {
+  const folder = elementModulePath(tag).replace(/[^/]+$/, '');
+  return {
+    code: readdirSync(new URL(folder, root))
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.styles.ts'))
+      .map((name) => `${folder}${name}`),
+    styles: elementModulePath(tag).replace(/\.ts$/, '.styles.ts'),
+  };
+};
 
 describe('custom-elements.json', () => {
   it('is current: made again from the JSDoc, it is the same', async () => {
@@ -80,7 +85,7 @@ describe('custom-elements.json', () => {
         new Set([...text.matchAll(/\bpart="([^"$]+)"/g)].flatMap((m) => (m[1] ?? '').split(/\s+/)));
       const documented = new Set((element.cssParts ?? []).map((part) => part.name));
       // The element's own template, and the shared pieces every element renders (notices, states).
-      const own = partsIn(source(code));
+      const own = partsIn(code.map(source).join('\n'));
       const shared = partsIn(SHARED_TEMPLATES.map(source).join('\n'));
       assert.deepEqual(
         [...own].filter((part) => !documented.has(part)),
@@ -92,7 +97,7 @@ describe('custom-elements.json', () => {
         [],
         'every documented part is in the template or the shared pieces',
       );
-      const template = source(code);
+      const template = code.map(source).join('\n');
       const slots = new Set([...template.matchAll(/<slot name="([^"]+)"/g)].map((m) => m[1]));
       const documentedSlots = (element.slots ?? []).map((slot) => slot.name).filter(Boolean);
       assert.deepEqual(

@@ -14,7 +14,7 @@ import { SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent } from '../shared/events.js';
-import { fileName, hostOf, httpsUrl } from '../shared/links.js';
+import { attachmentList, professionalCard } from './professional.js';
 import { LocalizeController } from '../shared/localize.js';
 import { markdown, preloadMarkdown } from '../shared/markdown.js';
 import type { MemberState } from '../../session/member-state.js';
@@ -29,16 +29,6 @@ interface FollowupDraft {
   text: string;
   /** The key of an attempt that failed, reused while the text is the same (S14). */
   attempt?: { key: string; text: string };
-}
-
-/** Up to two letters for the professional's avatar: "Dr. Sofía Martínez" is "SM". */
-function initials(name: string): string {
-  const words = name
-    .replace(/^\s*(?:dr|prof|mr|mrs|ms)\.?\s+/i, '')
-    .split(/\s+/)
-    .filter(Boolean);
-  const first = (word: string | undefined) => (Array.from(word ?? '')[0] ?? '').toLocaleUpperCase();
-  return first(words[0]) + (words.length > 1 ? first(words.at(-1)) : '');
 }
 
 /**
@@ -418,7 +408,7 @@ export class ConsultThread extends SessionElement {
               >`
         }
       </h3>
-      ${professional ? this.#renderProfessional(c, professional) : nothing}
+      ${professional ? professionalCard(c, professional, this.localize) : nothing}
       <ol class="thread" aria-label=${localize.t('thread')}>
         ${c.questions.map((item, index) => this.#renderItem(c, item, index, professional))}
       </ol>
@@ -455,91 +445,11 @@ export class ConsultThread extends SessionElement {
               <div part="answer" class="markdown" dir="auto">
                 ${markdown(item.answer, this.resolvedLanguage)}
               </div>
-              ${this.#renderAttachments(item.attachments ?? [])}
+              ${attachmentList(item.attachments ?? [], this.localize)}
               ${other ? html`<p class="by">${localize.t('answeredByName', { name: other.name })}</p>` : nothing}
             </div>`
       }
     </li>`;
-  }
-
-  /**
-   * The professional on the case, once per thread: whoever answered last, or whoever claimed it.
-   * Specialties, licences and the profile are behind a disclosure.
-   */
-  #renderProfessional(c: ConsultationView, p: Professional): TemplateResult {
-    const { localize } = this;
-    const { list, region: country } = localize.format;
-    const profile = httpsUrl(p.profileUrl);
-    const answered = c.questions.some((q) => q.answer !== undefined && q.professional?.name === p.name);
-    const details = p.specialties.length > 0 || p.licenses.length > 0 || profile;
-    return html`<section part="professional" class="professional" aria-labelledby="professional-name">
-      <span class="avatar" aria-hidden="true">${initials(p.name)}</span>
-      <div class="who">
-        <p class="label">${answered ? localize.t('answeredBy') : localize.t('claimedBy')}</p>
-        <p class="name" id="professional-name" dir="auto">${p.name}</p>
-        ${p.title ? html`<p class="title" dir="auto">${p.title}</p>` : nothing}
-        ${
-          details
-            ? html`<details class="credentials">
-                <summary>${localize.t('credentials')}</summary>
-                ${
-                  p.specialties.length
-                    ? html`<ul class="specialties" aria-label=${localize.t('specialties')}>
-                        ${p.specialties.map((name) => html`<li dir="auto">${name}</li>`)}
-                      </ul>`
-                    : nothing
-                }
-                ${
-                  p.licenses.length
-                    ? html`<ul class="licences">
-                        ${p.licenses.map(
-                          (l) =>
-                            html`<li>
-                              ${localize.t('licence', { number: l.licenseNumber, countries: list(l.countries.map(country)) })}
-                            </li>`,
-                        )}
-                      </ul>`
-                    : nothing
-                }
-                ${
-                  profile
-                    ? html`<a class="profile" href=${profile.href} target="_blank" rel="noopener noreferrer"
-                        >${localize.t('profile', { name: p.name })}</a
-                      >`
-                    : nothing
-                }
-              </details>`
-            : nothing
-        }
-      </div>
-    </section>`;
-  }
-
-  #renderAttachments(urls: string[]): TemplateResult | typeof nothing {
-    const safe = urls.map(httpsUrl).filter((url): url is URL => url !== undefined);
-    const leftOut = urls.length - safe.length;
-    if (urls.length === 0) return nothing;
-    return html`<div class="attachments">
-      <p class="label">${this.localize.t('attachments')}</p>
-      ${
-        safe.length
-          ? html`<ul>
-              ${safe.map(
-                (url) =>
-                  html`<li>
-                    <a href=${url.href} target="_blank" rel="noopener noreferrer">${fileName(url)}</a>
-                    <span class="host">${hostOf(url)}</span>
-                  </li>`,
-              )}
-            </ul>`
-          : nothing
-      }
-      ${
-        leftOut
-          ? html`<p class="note">${this.localize.t('attachmentsLeftOut', { count: leftOut })}</p>`
-          : nothing
-      }
-    </div>`;
   }
 
   #renderFollowup(c: ConsultationView): TemplateResult {
