@@ -159,6 +159,65 @@ describe('the demo portal in Chromium', () => {
     await context.close();
   });
 
+  it('signs Alex out with a follow-up on its way: the late answer brings nothing of his back', async () => {
+    const context = await browser.newContext();
+    const { page, errors } = await openPortal(context);
+    /** Every shadow root's text and every field's value on the page. */
+    const everything = () =>
+      page.evaluate<string>(`(() => {
+      const parts = [];
+      const walk = (root) => {
+        for (const element of root.querySelectorAll('*')) {
+          if ('value' in element && typeof element.value === 'string') parts.push(element.value);
+          if (element.shadowRoot) {
+            parts.push(element.shadowRoot.textContent ?? '');
+            walk(element.shadowRoot);
+          }
+        }
+      };
+      walk(document);
+      return parts.join('\\n');
+    })()`);
+    // Alex opens his answered blood-pressure consultation from "My consultations".
+    await page
+      .locator('case-history [part~="item"]')
+      .filter({ hasText: '142/91' })
+      .first()
+      .click({ timeout: 10_000 });
+    const followup = page.locator('case-history consult-thread [part~="followup-input"]');
+    await followup.click({ timeout: 10_000 });
+    await followup.pressSequentially('Kestrelmarker: should I buy a cuff?');
+    const before = await everything();
+    assert.ok(
+      before.includes('Kestrelmarker') && before.includes('142/91'),
+      'the probe sees what is on the page',
+    );
+    // The service is slow: the follow-up is on its way when he signs out.
+    await fetch(`${stack.sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 2500 }),
+    });
+    try {
+      await page.locator('case-history consult-thread [part~="submit-button"]').click();
+      await page.waitForTimeout(300);
+      await page.locator('#sign-out').click();
+      // The held answer arrives after the sign-out, and more time passes for anything to land.
+      await page.waitForTimeout(3500);
+    } finally {
+      await fetch(`${stack.sandbox.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ latencyMs: 0 }),
+      });
+    }
+    const leftovers = await everything();
+    for (const word of ['Kestrelmarker', '142/91', 'vitamin D', 'itchy, dry patch'])
+      assert.ok(!leftovers.includes(word), `nothing of Alex's is on the page after sign-out: ${word}`);
+    assert.deepEqual(errors, [], 'no uncaught error on the page');
+    await context.close();
+  });
+
   it('shows Sam the no-subscription state and Noor the portal right to left', async () => {
     const context = await browser.newContext();
     const { page } = await openPortal(context);
