@@ -2,7 +2,8 @@
  * The README's complete minimal server, run exactly as written (examples/minimal-server/server.ts,
  * which the README shows verbatim), in front of the real sandbox, with the browser files built as
  * `npm run build` builds them: a signed-in member opens the page in Chromium under its Content
- * Security Policy, asks a question by typing and clicking, and sees it sent and listed; the
+ * Security Policy, asks a question by typing and clicking, sees it open in the list and its answer
+ * arrive with no webhook (the page polls); the
  * browser files come compressed, hashed chunks cached for a year; no violation is reported.
  */
 import assert from 'node:assert/strict';
@@ -85,7 +86,7 @@ describe('the README’s minimal server', () => {
     assert.ok(readme.includes(`\`\`\`ts\n${file}\`\`\``), `README.md shows ${EXAMPLE} as it is`);
   });
 
-  it('serves a signed-in member the page: a question typed, sent and listed, with no violation', async () => {
+  it('serves a signed-in member the page: a question typed, sent, opened in the list and answered with no webhook, and no violation', async () => {
     const context = await browser.newContext();
     const signed = await serializeSigned('portal_member', 'alex', COOKIE_SECRET);
     const [value = ''] = signed.split(';')[0]?.split('=').slice(1) ?? [];
@@ -123,6 +124,20 @@ describe('the README’s minimal server', () => {
       .filter({ hasText: 'A rash on my arm' })
       .waitFor({ timeout: 15_000 });
     assert.equal(await page.locator('consult-form consult-thread').count(), 0);
+
+    // A doctor answers. The example has no public URL, so no webhook pushes it: the page polls, and the
+    // answer shows by itself within seconds.
+    const id = await page.locator('case-history consult-thread').getAttribute('consultation-id');
+    const answered = await fetch(`${sandbox.url}/_sandbox/consultations/${id}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answer: 'A rash that lasts **two weeks** is worth showing to a doctor.' }),
+    });
+    assert.equal(answered.status, 200);
+    await page
+      .locator('case-history consult-thread [part~="answer"]')
+      .filter({ hasText: 'worth showing to a doctor' })
+      .waitFor({ timeout: 20_000 });
     assert.deepEqual(problems, []);
 
     const chunks = assetsSeen.filter((asset) => asset.url.includes('/assets/chunks/'));
