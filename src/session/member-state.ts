@@ -572,7 +572,7 @@ export class MemberState extends EventTarget {
   reconnect(): void {
     if (this.#connection !== 'reconnecting' || !this.#member) return;
     this.#stopProbe();
-    this.#runProbe(PROBE.firstMs);
+    this.#runProbe(PROBE.firstMs, true);
   }
 
   #setConnection(connection: Connection): void {
@@ -601,10 +601,12 @@ export class MemberState extends EventTarget {
   }
 
   /** One cheap read to learn whether the service answers again; the next check waits twice as long. */
-  #runProbe(delay: number): void {
+  #runProbe(delay: number, asked = false): void {
     this.#probe = undefined;
     const member = this.#member;
     if (!member || this.#connection === 'online') return;
+    // Nobody shows anything and nothing waits to be sent: the next request (or the browser) will tell.
+    if (!asked && this.#watchers === 0 && this.#waiting.size === 0) return;
     void this.#call((client, signal) => client.getUserSubscriptions(member.id, { signal }))
       .catch(() => undefined)
       .then(() => {

@@ -123,10 +123,18 @@ export class SessionManager extends EventTarget {
       ...(options.pollTimer ? { timer: options.pollTimer } : {}),
     });
     this.addEventListener('resync', () => this.state.resync());
-    // The browser says the network is back: the state checks the connection now, not at its next wait.
-    if (typeof window !== 'undefined') window.addEventListener('online', () => this.state.reconnect());
-    if (typeof document !== 'undefined')
-      document.addEventListener('visibilitychange', () => this.state.visibilityChanged());
+  }
+
+  /** The browser says the network is back: the state checks the connection now, not at its next wait. */
+  #onOnline = (): void => this.state.reconnect();
+  /** Polling pauses while the page is hidden. */
+  #onVisibility = (): void => this.state.visibilityChanged();
+
+  /** The page's signals, listened to only while an element shows the member's consultations. */
+  #listenToPage(on: boolean): void {
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    if (typeof window !== 'undefined') window[method]('online', this.#onOnline);
+    if (typeof document !== 'undefined') document[method]('visibilitychange', this.#onVisibility);
   }
 
   /** The typed client, calling the proxy with this session's token. */
@@ -255,13 +263,19 @@ export class SessionManager extends EventTarget {
    */
   watch(): () => void {
     const unwatch = this.state.watch();
-    if (++this.#listeners === 1) this.#stream.start();
+    if (++this.#listeners === 1) {
+      this.#stream.start();
+      this.#listenToPage(true);
+    }
     let watching = true;
     return () => {
       if (!watching) return;
       watching = false;
       unwatch();
-      if (--this.#listeners === 0) this.#stream.stop();
+      if (--this.#listeners === 0) {
+        this.#stream.stop();
+        this.#listenToPage(false);
+      }
     };
   }
 

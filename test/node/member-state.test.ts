@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ConsultationView } from '../../src/client/browser-types.js';
+import { ApiError } from '../../src/client/errors.js';
 import { MemberState } from '../../src/session/member-state.js';
 import { SessionManager } from '../../src/session/session.js';
 import { eventually, sleep, startTestProxy, type TestProxy } from './support/proxy.js';
@@ -309,6 +310,45 @@ describe('the member state', () => {
       await eventually('online', () => session.state.connection === 'online' || undefined, 5000);
       await sleep(200);
       assert.equal(creates(since), 0);
+    });
+
+    it('stops checking the connection when nothing shows the member’s data and nothing waits to be sent', async () => {
+      const asked: (() => void)[] = [];
+      const unreachable = () =>
+        Promise.reject(
+          new ApiError({
+            kind: 'network',
+            status: 0,
+            code: 'network_error',
+            title: 'Network error',
+            operation: 'getCaseHistory',
+          }),
+        );
+      const state = new MemberState({
+        client: () => ({
+          getConsultation: unreachable,
+          getCaseHistory: unreachable,
+          createConsultation: unreachable,
+          addConsultationFollowUp: unreachable,
+          getUserSubscriptions: unreachable,
+          createPrescriptionRequest: unreachable,
+          startNavigatorConversation: unreachable,
+          sendNavigatorMessage: unreachable,
+        }),
+        timer: { set: (run) => asked.push(run), clear: () => undefined },
+      });
+      state.setMember({ id: 'usr_1', language: 'en' });
+      const unwatch = state.watch();
+      await assert.rejects(state.loadHistory());
+      assert.equal(state.connection, 'reconnecting');
+      assert.equal(asked.length, 1, 'a check is scheduled');
+      asked[0]!();
+      await eventually('the next check', () => asked.length === 2 || undefined, 2000);
+      unwatch();
+      asked[1]!();
+      await sleep(50);
+      assert.equal(asked.length, 2, 'no view and no waiting send: no further check');
+      state.dispose();
     });
 
     it('reads what could not be read once the connection is back, with no error in between', async () => {
