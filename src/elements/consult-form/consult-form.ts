@@ -1,11 +1,10 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
 import { newIdempotencyKey } from '../../client/retry.js';
-import { MAX_QUESTION_LENGTH, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
+import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
@@ -14,27 +13,17 @@ import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController, translate } from '../shared/localize.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
-
-/** The counter appears once a question is this long, before the limit bites. */
-const COUNTER_FROM = Math.floor(MAX_QUESTION_LENGTH * 0.8);
-
-/** What is kept in sessionStorage: the text, and the key it was (or will be) sent with. */
-interface FormDraft {
-  questions: string[];
-  idempotencyKey?: string;
-}
-
-interface Question {
-  /** Stable across edits and removals: the key of its row and of its element ids. */
-  id: number;
-  text: string;
-}
-
-/** The request a key belongs to: the trimmed questions, as the proxy compares them. */
-const fingerprint = (texts: readonly string[]) => JSON.stringify(texts.map((text) => text.trim()));
-
-let nextQuestionId = 0;
-const newQuestion = (text = ''): Question => ({ id: nextQuestionId++, text });
+import { questionField } from './question-field.js';
+import {
+  fingerprint,
+  fromDraft,
+  newQuestion,
+  placeText,
+  questionError,
+  toDraft,
+  type FormDraft,
+  type Question,
+} from './questions.js';
 
 /**
  * @tagname consult-form
@@ -179,19 +168,11 @@ export class ConsultForm extends SessionElement {
     if (text === undefined || !ready || this.busy || this.#owner === undefined) return;
     this.#pendingText = undefined;
     if (this.submitted || this.sentTo) this.#newForm();
-    const questions = [...this.questions];
-    let index = questions.findIndex((q) => q.text.trim() === '');
-    if (index === -1 && questions.length < MAX_QUESTIONS_PER_CONSULTATION) {
-      questions.push(newQuestion());
-      index = questions.length - 1;
-    }
-    // Every question taken: the text joins the last one rather than being lost.
-    const target = index === -1 ? questions.at(-1) : questions[index];
-    if (!target) return;
-    const filled = { ...target, text: index === -1 ? `${target.text}\n\n${text}` : text };
-    this.questions = questions.map((q) => (q.id === target.id ? filled : q));
+    const placed = placeText(this.questions, text);
+    if (!placed) return;
+    this.questions = placed.questions;
     this.#saveNow();
-    this.#focusQuestion(target.id);
+    this.#focusQuestion(placed.target);
   }
 
   #restoreDraft(userId: string): void {
@@ -202,34 +183,19 @@ export class ConsultForm extends SessionElement {
       this.#saveNow();
       return;
     }
-    const draft = this.#draft.load();
-    const texts = Array.isArray(draft?.questions)
-      ? draft.questions
-          .filter((q): q is string => typeof q === 'string')
-          .slice(0, MAX_QUESTIONS_PER_CONSULTATION)
-      : [];
-    if (texts.length === 0) return;
-    this.questions = texts.map((text) => newQuestion(text));
-    if (typeof draft?.idempotencyKey === 'string') {
-      this.#key = { value: draft.idempotencyKey, for: fingerprint(texts) };
-    }
-    if (texts.some((text) => text.trim() !== '')) this.announce(this.localize.t('draftRestored'));
+    const restored = fromDraft(this.#draft.load());
+    if (!restored) return;
+    this.questions = restored.questions;
+    if (restored.key) this.#key = restored.key;
+    if (restored.questions.some((q) => q.text.trim() !== '')) this.announce(this.localize.t('draftRestored'));
   }
 
   /** Writes the draft now: the text, and the key when it still belongs to this text. */
   #saveNow(): void {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = undefined;
-    const owner = this.#owner;
-    if (!owner) return;
-    const texts = this.questions.map((q) => q.text);
-    if (texts.every((text) => text.trim() === '') && texts.length === 1) {
-      this.#draft.clear();
-      return;
-    }
-    const draft: FormDraft = { questions: texts };
-    if (this.#key && this.#key.for === fingerprint(texts)) draft.idempotencyKey = this.#key.value;
-    this.#draft.save(draft);
+    if (!this.#owner) return;
+    this.#draft.save(toDraft(this.questions, this.#key));
   }
 
   #scheduleSave(): void {
@@ -270,13 +236,7 @@ export class ConsultForm extends SessionElement {
   }
 
   #errorOf(question: Question, index: number): string | undefined {
-    if (question.text.length > MAX_QUESTION_LENGTH) {
-      return this.localize.t('tooLong', { max: MAX_QUESTION_LENGTH });
-    }
-    if (this.triedToSend && question.text.trim() === '') {
-      return this.localize.t(index === 0 ? 'emptyFirst' : 'emptyExtra');
-    }
-    return undefined;
+    return questionError(question, index, this.triedToSend, this.localize);
   }
 
   #onInput(id: number, event: Event): void {
@@ -564,72 +524,13 @@ export class ConsultForm extends SessionElement {
   }
 
   #renderQuestion(question: Question, index: number) {
-    const { localize } = this;
-    const { id, text } = question;
-    const error = this.#errorOf(question, index);
-    const length = text.length;
-    const showCount = length >= COUNTER_FROM;
-    const over = length > MAX_QUESTION_LENGTH;
-    const remaining = Math.abs(MAX_QUESTION_LENGTH - length);
-    const describedBy = [
-      index === 0 ? `hint-${id}` : '',
-      showCount ? `count-${id}` : '',
-      error ? `error-${id}` : '',
-    ]
-      .filter(Boolean)
-      .join(' ');
-    return html`<div part="question" class="question">
-      <label for="question-${id}"
-        >${index === 0 ? localize.t('firstLabel') : localize.t('extraLabel', { number: index + 1 })}</label
-      >
-      ${index === 0 ? html`<p id="hint-${id}" class="hint">${localize.t('hint')}</p>` : nothing}
-      <textarea
-        dir="auto"
-        id="question-${id}"
-        name="question"
-        rows="4"
-        .value=${live(text)}
-        ?readonly=${this.busy}
-        aria-invalid=${error ? 'true' : 'false'}
-        aria-describedby=${ifDefined(describedBy || undefined)}
-        @input=${(event: Event) => this.#onInput(id, event)}
-        @keydown=${this.#onKeydown}
-      ></textarea>
-      ${
-        showCount || index > 0
-          ? html`<div class="meta">
-              ${
-                showCount
-                  ? html`<span
-                      part="character-count"
-                      id="count-${id}"
-                      class="character-count ${over ? 'over' : ''}"
-                    >
-                      ${
-                        over
-                          ? localize.t('charactersOver', { count: remaining })
-                          : localize.t('charactersLeft', { count: remaining })
-                      }
-                    </span>`
-                  : nothing
-              }
-              ${
-                index > 0
-                  ? html`<button
-                      type="button"
-                      class="remove"
-                      aria-label=${localize.t('removeLabel', { number: index + 1 })}
-                      ?disabled=${this.busy}
-                      @click=${() => this.#remove(id)}
-                    >
-                      ${localize.t('remove')}
-                    </button>`
-                  : nothing
-              }
-            </div>`
-          : nothing
-      }
-      ${error ? html`<p id="error-${id}" class="error">${error}</p>` : nothing}
-    </div>`;
+    return questionField(question, index, {
+      error: this.#errorOf(question, index),
+      busy: this.busy,
+      localize: this.localize,
+      onInput: (event) => this.#onInput(question.id, event),
+      onKeydown: (event) => this.#onKeydown(event),
+      onRemove: () => this.#remove(question.id),
+    });
   }
 }
