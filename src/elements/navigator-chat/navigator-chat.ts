@@ -1,6 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
@@ -9,10 +8,11 @@ import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
 import { LocalizeController, type Formatters } from '../shared/localize.js';
-import { markdown, preloadMarkdown } from '../shared/markdown.js';
+import { preloadMarkdown } from '../shared/markdown.js';
 import type { ChatMessage, Conversation } from '../../session/conversation.js';
 import type { Eligibility, SessionManager } from '../../session/session.js';
 import { styles } from './navigator-chat.styles.js';
+import { chatMessage, startsGroup } from './message.js';
 
 /** The proxy refuses longer messages. */
 const MAX_LENGTH = 4000;
@@ -34,29 +34,6 @@ interface HandoffTarget extends Element {
 }
 
 type ComposerError = 'empty' | 'wait' | 'tooLong';
-
-/** Messages from one sender within this long of each other form a group under one name and time. */
-const GROUP_WINDOW_MS = 5 * 60_000;
-
-/** Whether `messages[index]` starts a group: another sender, or a pause since the one before. */
-function startsGroup(messages: readonly ChatMessage[], index: number): boolean {
-  const message = messages[index];
-  const before = messages[index - 1];
-  if (!message || !before || before.role !== message.role) return true;
-  return Math.abs(Date.parse(message.createdAt) - Date.parse(before.createdAt)) > GROUP_WINDOW_MS;
-}
-
-/** "now", "5 minutes ago", then the time of day, then the date: as messengers tell it. */
-function whenSent(iso: string, now: number, format: Formatters): string {
-  const sent = Date.parse(iso);
-  if (Number.isNaN(sent)) return '';
-  const minutes = Math.round((now - sent) / 60_000);
-  if (minutes < 1) return format.relative.format(0, 'second');
-  if (minutes < 60) return format.relative.format(-minutes, 'minute');
-  return new Date(sent).toDateString() === new Date(now).toDateString()
-    ? format.time(iso)
-    : format.dateTime(iso);
-}
 
 /** A keyboard with keys (a fine pointer, as on a desktop or laptop) rather than a phone's on-screen one. */
 export function hasPhysicalKeyboard(): boolean {
@@ -458,75 +435,17 @@ export class NavigatorChat extends SessionElement {
   };
 
   #renderMessage(m: ChatMessage, firstOfGroup: boolean, format: Formatters) {
-    const t = this.localize;
-    const fromNavigator = m.role === 'navigator';
-    const handoff = this.handoff?.key === m.key ? this.handoff.handedTo : undefined;
-    return html`<div
-      part="message"
-      class=${classMap({
-        message: true,
-        [m.role]: true,
-        grouped: !firstOfGroup,
-        urgent: Boolean(m.urgent),
-        failed: m.status === 'failed',
-      })}
-    >
-      ${
-        firstOfGroup
-          ? html`<p class="meta">
-              <span class="sender">${fromNavigator ? t.t('navigator') : t.t('you')}</span>
-              <time datetime=${m.createdAt} title=${format.dateTime(m.createdAt)}
-                >${whenSent(m.createdAt, this.#now, format)}</time
-              >
-            </p>`
-          : html`<p class="visually-hidden">${fromNavigator ? t.t('navigator') : t.t('you')}</p>`
-      }
-      ${m.urgent ? html`<p class="urgent-label">${t.t('urgent')}</p>` : nothing}
-      ${
-        fromNavigator
-          ? html`<div class="markdown" dir="auto">${markdown(m.text, this.resolvedLanguage)}</div>`
-          : html`<p class="text" dir="auto">${m.text}</p>`
-      }
-      ${m.status === 'sending' ? html`<p class="state">${t.t('sending')}</p>` : nothing}
-      ${
-        m.status === 'failed'
-          ? html`<p class="state error">
-              <span>${t.t('notSent')}</span>
-              <button
-                type="button"
-                part="retry-button"
-                aria-disabled=${this.#sending ? 'true' : 'false'}
-                @click=${() => this.#retry(m)}
-              >
-                ${t.t('retry')}
-              </button>
-            </p>`
-          : nothing
-      }
-      ${
-        fromNavigator &&
-        m.suggestsDoctor &&
-        (this.eligibility === 'no-subscription' || this.eligibility === 'inactive')
-          ? html`<p class="hint">${t.t('noPlan')}</p>`
-          : nothing
-      }
-      ${
-        fromNavigator &&
-        m.suggestsDoctor &&
-        (this.eligibility === 'eligible' || this.eligibility === 'unknown')
-          ? html`<div class="actions">
-              <button type="button" part="handoff-button" @click=${() => this.#handOff(m)}>
-                ${t.t('askDoctor')}
-              </button>
-              ${
-                handoff
-                  ? html`<p class="hint">${handoff === 'none' ? t.t('noForm') : t.t('handedOver')}</p>`
-                  : nothing
-              }
-            </div>`
-          : nothing
-      }
-    </div>`;
+    return chatMessage(m, firstOfGroup, {
+      localize: this.localize,
+      format,
+      now: this.#now,
+      language: this.resolvedLanguage,
+      sending: this.#sending,
+      eligibility: this.eligibility,
+      handedTo: this.handoff?.key === m.key ? this.handoff.handedTo : undefined,
+      onRetry: () => this.#retry(m),
+      onHandOff: () => this.#handOff(m),
+    });
   }
 
   #renderComposer() {

@@ -1,0 +1,129 @@
+/**
+ * One message of `<navigator-chat>`, as messengers show it: the sender and a relative time at the
+ * start of each run of messages, the navigator's replies as sanitized markdown, "Not sent" with a
+ * retry, and on a reply that suggests a doctor the hand-off (or why there is none).
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { classMap } from 'lit/directives/class-map.js';
+import type { ChatMessage } from '../../session/conversation.js';
+import type { Eligibility } from '../../session/member-state.js';
+import type { Formatters, LocalizeController } from '../shared/localize.js';
+import { markdown } from '../shared/markdown.js';
+
+/** Messages from one sender within this long of each other form a group under one name and time. */
+const GROUP_WINDOW_MS = 5 * 60_000;
+
+/** Whether `messages[index]` starts a group: another sender, or a pause since the one before. */
+export function startsGroup(messages: readonly ChatMessage[], index: number): boolean {
+  const message = messages[index];
+  const before = messages[index - 1];
+  if (!message || !before || before.role !== message.role) return true;
+  return Math.abs(Date.parse(message.createdAt) - Date.parse(before.createdAt)) > GROUP_WINDOW_MS;
+}
+
+/** "now", "5 minutes ago", then the time of day, then the date: as messengers tell it. */
+export function whenSent(iso: string, now: number, format: Formatters): string {
+  const sent = Date.parse(iso);
+  if (Number.isNaN(sent)) return '';
+  const minutes = Math.round((now - sent) / 60_000);
+  if (minutes < 1) return format.relative.format(0, 'second');
+  if (minutes < 60) return format.relative.format(-minutes, 'minute');
+  return new Date(sent).toDateString() === new Date(now).toDateString()
+    ? format.time(iso)
+    : format.dateTime(iso);
+}
+
+export interface ChatMessageOptions {
+  localize: LocalizeController<'navigator'>;
+  format: Formatters;
+  /** The clock relative times are told against. */
+  now: number;
+  /** The language replies are rendered in. */
+  language: string;
+  /** A message is on its way: retries wait. */
+  sending: boolean;
+  /** The member's plan, once checked; the hand-off is offered only with one (or when it is unknown). */
+  eligibility: Eligibility | 'unknown' | undefined;
+  /** Where this reply's hand-off went, once the member chose it. */
+  handedTo: 'consult-form' | 'none' | undefined;
+  onRetry(): void;
+  onHandOff(): void;
+}
+
+export function chatMessage(
+  m: ChatMessage,
+  firstOfGroup: boolean,
+  {
+    localize: t,
+    format,
+    now,
+    language,
+    sending,
+    eligibility,
+    handedTo: handoff,
+    onRetry,
+    onHandOff,
+  }: ChatMessageOptions,
+): TemplateResult {
+  const fromNavigator = m.role === 'navigator';
+  return html`<div
+    part="message"
+    class=${classMap({
+      message: true,
+      [m.role]: true,
+      grouped: !firstOfGroup,
+      urgent: Boolean(m.urgent),
+      failed: m.status === 'failed',
+    })}
+  >
+    ${
+      firstOfGroup
+        ? html`<p class="meta">
+            <span class="sender">${fromNavigator ? t.t('navigator') : t.t('you')}</span>
+            <time datetime=${m.createdAt} title=${format.dateTime(m.createdAt)}
+              >${whenSent(m.createdAt, now, format)}</time
+            >
+          </p>`
+        : html`<p class="visually-hidden">${fromNavigator ? t.t('navigator') : t.t('you')}</p>`
+    }
+    ${m.urgent ? html`<p class="urgent-label">${t.t('urgent')}</p>` : nothing}
+    ${
+      fromNavigator
+        ? html`<div class="markdown" dir="auto">${markdown(m.text, language)}</div>`
+        : html`<p class="text" dir="auto">${m.text}</p>`
+    }
+    ${m.status === 'sending' ? html`<p class="state">${t.t('sending')}</p>` : nothing}
+    ${
+      m.status === 'failed'
+        ? html`<p class="state error">
+            <span>${t.t('notSent')}</span>
+            <button
+              type="button"
+              part="retry-button"
+              aria-disabled=${sending ? 'true' : 'false'}
+              @click=${onRetry}
+            >
+              ${t.t('retry')}
+            </button>
+          </p>`
+        : nothing
+    }
+    ${
+      fromNavigator && m.suggestsDoctor && (eligibility === 'no-subscription' || eligibility === 'inactive')
+        ? html`<p class="hint">${t.t('noPlan')}</p>`
+        : nothing
+    }
+    ${
+      fromNavigator && m.suggestsDoctor && (eligibility === 'eligible' || eligibility === 'unknown')
+        ? html`<div class="actions">
+            <button type="button" part="handoff-button" @click=${onHandOff}>${t.t('askDoctor')}</button>
+            ${
+              handoff
+                ? html`<p class="hint">${handoff === 'none' ? t.t('noForm') : t.t('handedOver')}</p>`
+                : nothing
+            }
+          </div>`
+        : nothing
+    }
+  </div>`;
+}
