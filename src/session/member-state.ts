@@ -44,6 +44,28 @@ const unreachable = (error: unknown): boolean =>
   error instanceof ApiError &&
   (error.kind !== 'http' || error.status === 502 || error.status === 503 || error.status === 504);
 
+/**
+ * A signal that aborts with whichever of `a` and `b` aborts first (`AbortSignal.any`, which older
+ * browsers lack); `release` stops listening to them.
+ */
+function eitherSignal(a: AbortSignal, b?: AbortSignal): { signal: AbortSignal; release(): void } {
+  if (!b) return { signal: a, release: () => undefined };
+  const controller = new AbortController();
+  const fromA = (): void => controller.abort(a.reason);
+  const fromB = (): void => controller.abort(b.reason);
+  if (a.aborted) fromA();
+  else if (b.aborted) fromB();
+  a.addEventListener('abort', fromA, { once: true });
+  b.addEventListener('abort', fromB, { once: true });
+  return {
+    signal: controller.signal,
+    release: () => {
+      a.removeEventListener('abort', fromA);
+      b.removeEventListener('abort', fromB);
+    },
+  };
+}
+
 /** Waits between checks of a lost connection: 2 s, doubling up to 30 s. */
 const PROBE = { firstMs: 2_000, maxMs: 30_000 };
 
@@ -532,16 +554,21 @@ export class MemberState extends EventTarget {
   ): Promise<T> {
     for (;;) {
       signal?.throwIfAborted();
+      let release = (): void => undefined;
       try {
-        const value = await this.#call((client, scope) =>
-          run(client, signal ? AbortSignal.any([scope, signal]) : scope),
-        );
+        const value = await this.#call((client, scope) => {
+          const either = eitherSignal(scope, signal);
+          release = either.release;
+          return run(client, either.signal);
+        });
         this.#pollDelay = this.#pollPace.firstMs;
         this.#schedulePoll();
         return value;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (!unreachable(error)) throw error;
+      } finally {
+        release();
       }
       await this.#whenOnline(signal);
     }
