@@ -331,7 +331,11 @@ export class MemberState extends EventTarget {
     const history = this.#history;
     const member = this.#member;
     if (!member) return Promise.reject(new DOMException('No member is signed in', 'AbortError'));
-    if (history.read) return history.read;
+    // A fresh read asked for during one in flight (which may predate a change) follows it.
+    if (history.read)
+      return fresh
+        ? history.read.catch(() => undefined).then(() => this.loadHistory({ fresh: true }))
+        : history.read;
     if (history.status === 'ready' && !fresh) return Promise.resolve();
     const scope = this.#scope.signal;
     if (history.status !== 'ready') history.status = 'loading';
@@ -466,7 +470,9 @@ export class MemberState extends EventTarget {
       return Promise.resolve('inactive');
     }
     const plan = this.#plan;
-    if (plan.read) return plan.read;
+    // A fresh check asked for during one in flight (which may predate a change) follows it.
+    if (plan.read)
+      return fresh ? plan.read.catch(() => undefined).then(() => this.checkPlan({ fresh: true })) : plan.read;
     if (!fresh && plan.status === 'ready' && plan.value && Date.now() - plan.at < maxAgeMs)
       return Promise.resolve(plan.value);
     const scope = this.#scope.signal;

@@ -64,6 +64,19 @@ describe('the member state', () => {
     await proxy.sandbox.control('/faults', { latencyMs: 0 });
   });
 
+  it('checks again, after the check in flight, when a fresh check is asked for meanwhile', async () => {
+    const session = signedIn();
+    await session.ready();
+    await proxy.sandbox.control('/faults', { latencyMs: 150 });
+    const since = proxy.mark();
+    const first = session.state.checkPlan();
+    const again = session.state.checkPlan({ fresh: true });
+    await Promise.all([first, again]);
+    await proxy.sandbox.control('/faults', { latencyMs: 0 });
+    const checks = proxy.upstreamCalls(since).filter((r) => r.path.endsWith('/subscriptions')).length;
+    assert.equal(checks, 2, 'the one in flight may predate a change: one more follows it');
+  });
+
   it("takes a write's result once, and every view of the list sees it", async () => {
     const session = signedIn();
     await session.ready();
