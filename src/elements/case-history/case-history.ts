@@ -4,7 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
-import { SessionElement } from '../shared/consult-element.js';
+import { errorNotice, SessionElement } from '../shared/consult-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import type { MemberState } from '../../session/member-state.js';
@@ -32,6 +32,7 @@ import { styles } from './case-history.styles.js';
  * @csspart more-button - "Show more", which renders the next chunk of rows.
  * @csspart back-button - "Back to all consultations", shown with an opened consultation.
  * @csspart notice - Load errors.
+ * @csspart retry-button - "Try again" in an error notice.
  *
  * @cssprop --consult-history-gap - Space between the rows.
  * @cssprop --consult-history-title-lines - Lines of the first question shown in a row (default 2).
@@ -338,10 +339,7 @@ export class CaseHistory extends SessionElement {
   #renderList(): TemplateResult {
     const { localize } = this;
     if (this.#listStatus.status === 'error') {
-      return html`<div part="notice" class="notice error" role="alert" tabindex="-1">
-        <p>${localize.t('loadFailed')}</p>
-        <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
-      </div>`;
+      return errorNotice(localize.t('loadFailed'), localize.t('retry'), this.#retry);
     }
     if (!this.#loaded) {
       // Rows shaped like the list to come; the words are for assistive technology.

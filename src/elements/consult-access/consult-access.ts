@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { SubscriptionView } from '../../client/browser-types.js';
-import { SessionElement } from '../shared/consult-element.js';
+import { errorNotice, SessionElement } from '../shared/consult-element.js';
 import { LocalizeController } from '../shared/localize.js';
 import { styles } from './consult-access.styles.js';
 
@@ -153,12 +153,7 @@ export class ConsultAccess extends SessionElement {
     const { localize } = this;
     const plan = this.#plan;
     if (!loading && !plan) {
-      return html`<div part="notice" class="notice error" role="alert">
-        <p>${localize.t('loadFailed')}</p>
-        <button part="retry-button" type="button" @click=${() => void this.reload()}>
-          ${localize.t('retry')}
-        </button>
-      </div>`;
+      return errorNotice(localize.t('loadFailed'), localize.t('retry'), () => void this.reload());
     }
     if (!plan) {
       return html`<div class="loading">

@@ -6,7 +6,7 @@ import { ApiError } from '../../client/errors.js';
 import { newIdempotencyKey } from '../../client/retry.js';
 import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
-import { SessionElement } from '../shared/consult-element.js';
+import { errorNotice, SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
@@ -50,6 +50,7 @@ import {
  * @csspart submit-button - The send button.
  * @csspart hint - Why the send button waits, while the member's plan is being checked.
  * @csspart notice - Status notices: loading, errors, no subscription, inactive account, sent.
+ * @csspart retry-button - "Try again" in an error notice.
  * @csspart emergency - The emergency notice.
  *
  * @cssprop --consult-form-gap - Space between the form's blocks. Default `--consult-spacing` (1rem).
@@ -393,10 +394,7 @@ export class ConsultForm extends SessionElement {
     const text = this.user
       ? this.localize.t('loadFailed')
       : translate(this.localize.language, 'session', 'signInFailed');
-    return html`<div part="notice" class="notice error" role="alert">
-      <p>${text}</p>
-      <button type="button" @click=${this.#retryLoad}>${this.localize.t('retry')}</button>
-    </div>`;
+    return errorNotice(text, this.localize.t('retry'), () => this.#retryLoad());
   }
 
   #renderRefusal(kind: 'no-subscription' | 'inactive') {
@@ -503,10 +501,11 @@ export class ConsultForm extends SessionElement {
       </div>
       ${
         this.sendError
-          ? html`<div part="notice" class="notice error" role="alert">
-              <p>${localize.t(this.sendError === 'network' ? 'sendFailedNetwork' : 'sendFailed')}</p>
-              <button type="button" @click=${() => void this.#submit()}>${localize.t('retry')}</button>
-            </div>`
+          ? errorNotice(
+              localize.t(this.sendError === 'network' ? 'sendFailedNetwork' : 'sendFailed'),
+              localize.t('retry'),
+              () => void this.#submit(),
+            )
           : nothing
       }
       <button

@@ -10,7 +10,7 @@ import {
   type Professional,
   type QuestionItem,
 } from '../../client/types.js';
-import { SessionElement } from '../shared/consult-element.js';
+import { errorNotice, SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent } from '../shared/events.js';
@@ -50,6 +50,7 @@ interface FollowupDraft {
  * @csspart followup-input - Its text area.
  * @csspart submit-button - Its send button.
  * @csspart notice - Messages: no consultation, load errors, why the box is closed, send errors.
+ * @csspart retry-button - "Try again" in an error notice.
  *
  * @cssprop --consult-thread-gap - Space between the questions.
  * @cssprop --consult-thread-answer-background - Background of an answer.
@@ -387,10 +388,7 @@ export class ConsultThread extends SessionElement {
         ? html`<div part="notice" class="notice info" role="alert" tabindex="-1">
             <p>${localize.t('notFound')}</p>
           </div>`
-        : html`<div part="notice" class="notice error" role="alert" tabindex="-1">
-            <p>${localize.t('loadFailed')}</p>
-            <button type="button" @click=${this.#retry}>${localize.t('retry')}</button>
-          </div>`;
+        : errorNotice(localize.t('loadFailed'), localize.t('retry'), this.#retry);
     }
     return html`<p part="notice" class="notice">${localize.t('none')}</p>`;
   }

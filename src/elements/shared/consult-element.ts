@@ -68,6 +68,17 @@ function unwatchLanguages(): void {
 }
 
 /**
+ * The one error notice of the elements: what failed, in words, and "Try again". It can take focus,
+ * so focus can follow a retry that failed again.
+ */
+export function errorNotice(text: string, retry: string, onRetry: () => void): TemplateResult {
+  return html`<div part="notice" class="notice error" role="alert" tabindex="-1">
+    <p>${text}</p>
+    <button part="retry-button" type="button" @click=${onRetry}>${retry}</button>
+  </div>`;
+}
+
+/**
  * The base of every element: shared host styles and tokens, reactive `lang` and `dir`, strings in
  * the element's language (loaded before it renders, so there is no flash of English), typed events,
  * and a `define()` that never throws.
