@@ -1,29 +1,17 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { ifDefined } from 'lit/directives/if-defined.js';
-import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
-import { newIdempotencyKey } from '../../client/retry.js';
-import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { errorNotice, SessionElement } from '../shared/consult-element.js';
-import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController, translate } from '../shared/localize.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
+import { configureThread, questionForm, refusalNotice, sentHere } from './form-view.js';
 import { questionField } from './question-field.js';
-import {
-  fingerprint,
-  fromDraft,
-  newQuestion,
-  placeText,
-  questionError,
-  toDraft,
-  type FormDraft,
-  type Question,
-} from './questions.js';
+import { questionError, type Question } from './questions.js';
+import { QuestionsDraft } from './questions-draft.js';
 
 /**
  * @tagname consult-form
@@ -63,13 +51,12 @@ export class ConsultForm extends SessionElement {
   /** True while the questions are being sent; the submit button is disabled meanwhile. */
   @property({ type: Boolean, reflect: true }) busy = false;
 
-  @state() private questions: Question[] = [newQuestion()];
   /** Empty questions are flagged only once the member tried to send. */
   @state() private triedToSend = false;
   @state() private sendError?: 'failed' | 'network';
-  /** A refusal from the service on send, which outranks what was read on load. */
   /** The question just sent has its answer: the "sent" notice has done its work. */
   @state() private answered = false;
+  /** A refusal from the service on send, which outranks what was read on load. */
   @state() private refused?: Exclude<Eligibility, 'eligible'>;
   /** Sent, and shown here: the page has no list for it to open in. */
   @state() private submitted?: { consultationId: string };
@@ -78,20 +65,12 @@ export class ConsultForm extends SessionElement {
 
   private readonly localize = new LocalizeController(this, 'form');
 
-  /** The member whose draft is in the form. */
-  #owner?: string;
-  /** The key for the request `for`: the same content always goes with the same key. */
-  #key?: { value: string; for: string };
-  #saveTimer?: ReturnType<typeof setTimeout>;
+  readonly #draft = new QuestionsDraft(this);
   #sending?: AbortController;
   #pendingText?: string;
   readonly #focus = new FocusController(this);
   /** The sent consultation's thread, kept while it is shown. */
   #thread?: ConsultThread;
-  readonly #draft = new DraftController<FormDraft>(
-    () => this.#owner,
-    () => 'consult-form',
-  );
 
   /** The member's plan as the member state knows it; the form is typeable while it is checked. */
   get #plan(): { status: 'idle' | 'loading' | 'ready' | 'error'; value?: Eligibility; error?: unknown } {
@@ -109,7 +88,7 @@ export class ConsultForm extends SessionElement {
       return;
     }
     // The member's draft comes back while their plan is checked: the form is typeable meanwhile.
-    this.#restoreDraft(user.id);
+    if (this.#draft.restore(user.id)) this.announce(this.localize.t('draftRestored'));
     if (this.isConnected && this.#plan.status === 'idle') this.#checkPlan(false);
   }
 
@@ -140,15 +119,8 @@ export class ConsultForm extends SessionElement {
     this.#applyPendingText();
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    window.addEventListener('pagehide', this.#flush);
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener('pagehide', this.#flush);
-    this.#flush();
     // The draft keeps the key: sending again later answers the same consultation, never a second one.
     this.#sending?.abort();
   }
@@ -160,74 +132,34 @@ export class ConsultForm extends SessionElement {
 
   get #formReady(): boolean {
     const plan = this.#plan;
-    return plan.status === 'ready' && plan.value === 'eligible' && !this.refused && this.#owner !== undefined;
+    return (
+      plan.status === 'ready' && plan.value === 'eligible' && !this.refused && this.#draft.owner !== undefined
+    );
   }
 
   #applyPendingText(ready = this.#formReady): void {
     const text = this.#pendingText;
     // While sending, the text waits: the form is about to be replaced by the sent state.
-    if (text === undefined || !ready || this.busy || this.#owner === undefined) return;
+    if (text === undefined || !ready || this.busy || this.#draft.owner === undefined) return;
     this.#pendingText = undefined;
     if (this.submitted || this.sentTo) this.#newForm();
-    const placed = placeText(this.questions, text);
-    if (!placed) return;
-    this.questions = placed.questions;
-    this.#saveNow();
-    this.#focusQuestion(placed.target);
+    const target = this.#draft.place(text);
+    if (target !== undefined) this.#focusQuestion(target);
   }
-
-  #restoreDraft(userId: string): void {
-    if (this.#owner === userId) return;
-    this.#owner = userId;
-    // Typed before the member was known: what is on screen wins, and becomes the draft.
-    if (this.questions.some((q) => q.text.trim() !== '')) {
-      this.#saveNow();
-      return;
-    }
-    const restored = fromDraft(this.#draft.load());
-    if (!restored) return;
-    this.questions = restored.questions;
-    if (restored.key) this.#key = restored.key;
-    if (restored.questions.some((q) => q.text.trim() !== '')) this.announce(this.localize.t('draftRestored'));
-  }
-
-  /** Writes the draft now: the text, and the key when it still belongs to this text. */
-  #saveNow(): void {
-    clearTimeout(this.#saveTimer);
-    this.#saveTimer = undefined;
-    if (!this.#owner) return;
-    this.#draft.save(toDraft(this.questions, this.#key));
-  }
-
-  #scheduleSave(): void {
-    clearTimeout(this.#saveTimer);
-    this.#saveTimer = setTimeout(() => this.#saveNow(), 300);
-  }
-
-  #flush = (): void => {
-    if (this.#saveTimer !== undefined) this.#saveNow();
-  };
 
   /** Forgets the previous member's form: in memory only, the session clears their stored drafts. */
   #forget(): void {
-    clearTimeout(this.#saveTimer);
-    this.#saveTimer = undefined;
     this.#sending?.abort();
-    this.#owner = undefined;
-    this.#key = undefined;
-    this.questions = [newQuestion()];
-    this.triedToSend = false;
-    this.sendError = undefined;
+    this.#draft.forget();
     this.refused = undefined;
-    this.submitted = undefined;
-    this.sentTo = undefined;
     this.#thread = undefined;
+    this.#newForm();
   }
 
   #newForm(): void {
     this.submitted = undefined;
     this.sentTo = undefined;
-    this.questions = [newQuestion()];
+    this.#draft.reset();
     this.triedToSend = false;
     this.sendError = undefined;
   }
@@ -241,9 +173,7 @@ export class ConsultForm extends SessionElement {
   }
 
   #onInput(id: number, event: Event): void {
-    const text = (event.target as HTMLTextAreaElement).value;
-    this.questions = this.questions.map((q) => (q.id === id ? { ...q, text } : q));
-    this.#scheduleSave();
+    this.#draft.edit(id, (event.target as HTMLTextAreaElement).value);
   }
 
   #onKeydown(event: KeyboardEvent): void {
@@ -255,22 +185,15 @@ export class ConsultForm extends SessionElement {
   }
 
   #add(): void {
-    if (this.busy || this.questions.length >= MAX_QUESTIONS_PER_CONSULTATION) return;
-    const question = newQuestion();
-    this.questions = [...this.questions, question];
-    this.#saveNow();
-    this.#focusQuestion(question.id);
+    const added = this.busy ? undefined : this.#draft.add();
+    if (added !== undefined) this.#focusQuestion(added);
   }
 
   #remove(id: number): void {
-    if (this.busy) return;
-    const index = this.questions.findIndex((q) => q.id === id);
-    if (index <= 0) return;
-    const previous = this.questions[index - 1];
-    this.questions = this.questions.filter((q) => q.id !== id);
+    const previous = this.busy ? undefined : this.#draft.remove(id);
+    if (previous === undefined) return;
     this.announce(this.localize.t('removed'));
-    this.#saveNow();
-    if (previous) this.#focusQuestion(previous.id);
+    this.#focusQuestion(previous);
   }
 
   #onSubmit(event: Event): void {
@@ -282,7 +205,7 @@ export class ConsultForm extends SessionElement {
     // One request in flight: a double click or Ctrl+Enter while sending does nothing more.
     if (this.busy) return;
     const state = this.memberState;
-    const owner = this.#owner;
+    const owner = this.#draft.owner;
     if (this.#checking) {
       // Held until the member's plan is known; the button says why.
       this.announce(this.localize.t('checking'));
@@ -291,7 +214,8 @@ export class ConsultForm extends SessionElement {
     if (!state || !owner || !this.#formReady) return;
 
     this.triedToSend = true;
-    const invalid = this.questions.filter((q, i) => this.#errorOf(q, i) !== undefined);
+    const { questions } = this.#draft;
+    const invalid = questions.filter((q, i) => this.#errorOf(q, i) !== undefined);
     const [firstInvalid] = invalid;
     if (firstInvalid) {
       this.announce(this.localize.t('invalid', { count: invalid.length }));
@@ -299,13 +223,8 @@ export class ConsultForm extends SessionElement {
       return;
     }
 
-    const texts = this.questions.map((q) => q.text.trim());
-    // The same text keeps its key (a retry after a timeout answers the first outcome); changed text is a new request.
-    const request = fingerprint(texts);
-    if (this.#key?.for !== request) this.#key = { value: newIdempotencyKey(), for: request };
-    const idempotencyKey = this.#key.value;
-    // Stored before sending, so a reload mid-request retries with the same key.
-    this.#saveNow();
+    const texts = questions.map((q) => q.text.trim());
+    const idempotencyKey = this.#draft.keyForSending(texts);
 
     const controller = new AbortController();
     this.#sending = controller;
@@ -317,9 +236,8 @@ export class ConsultForm extends SessionElement {
       // While the service cannot be reached it waits ("Waiting to send", which the member may cancel)
       // and goes out by itself, with the same key, once the connection is back.
       const consultation = await state.createConsultation(texts, idempotencyKey, controller.signal);
-      if (controller.signal.aborted || this.#owner !== owner) return;
-      this.#draft.clear();
-      this.#key = undefined;
+      if (controller.signal.aborted || this.#draft.owner !== owner) return;
+      this.#draft.sent();
       this.#newForm();
       const { consultationId } = consultation;
       // The page's list shows it (one live copy per page); without a list, the thread shows here.
@@ -365,7 +283,7 @@ export class ConsultForm extends SessionElement {
 
   #askAnother(): void {
     this.#newForm();
-    const [first] = this.questions;
+    const [first] = this.#draft.questions;
     if (first) this.#focusQuestion(first.id);
     this.#applyPendingText();
   }
@@ -379,8 +297,8 @@ export class ConsultForm extends SessionElement {
     else if (this.#checking) content = this.#renderForm();
     else {
       const eligibility = this.refused ?? plan.value;
-      if (eligibility === 'no-subscription') content = this.#renderRefusal('no-subscription');
-      else if (eligibility === 'inactive') content = this.#renderRefusal('inactive');
+      if (eligibility === 'no-subscription') content = refusalNotice('no-subscription', localize);
+      else if (eligibility === 'inactive') content = refusalNotice('inactive', localize);
       else if (this.submitted) content = this.#renderSubmitted(this.submitted.consultationId);
       else content = this.#renderForm();
     }
@@ -397,32 +315,12 @@ export class ConsultForm extends SessionElement {
     return errorNotice(text, this.localize.t('retry'), () => this.#retryLoad());
   }
 
-  #renderRefusal(kind: 'no-subscription' | 'inactive') {
-    const { localize } = this;
-    const [title, text] =
-      kind === 'inactive'
-        ? [localize.t('inactiveTitle'), localize.t('inactive')]
-        : [localize.t('noSubscriptionTitle'), localize.t('noSubscription')];
-    return html`<div part="notice" class="notice warning" tabindex="-1">
-      <p class="title">${title}</p>
-      <slot name=${kind}><p>${text}</p></slot>
-    </div>`;
-  }
-
   #renderSubmitted(consultationId: string) {
-    // The thread sits in this shadow root, where it cannot see a lang on <consult-session>.
-    // "Sent" until the answer is there: then the answer speaks for itself.
-    return html`${
-        this.answered
-          ? nothing
-          : html`<p part="notice" id="sent" class="notice success" tabindex="-1">
-              ${this.localize.t('sent')}
-            </p>`
-      }
-      ${this.#renderThread(consultationId)}
-      <button type="button" class="ask-another" @click=${this.#askAnother}>
-        ${this.localize.t('askAnother')}
-      </button>`;
+    return sentHere(this.localize, {
+      answered: this.answered,
+      thread: this.#renderThread(consultationId),
+      onAskAnother: () => this.#askAnother(),
+    });
   }
 
   /** The new consultation's thread, under the name ConsultThread is registered as (see `dependencies`). */
@@ -432,13 +330,8 @@ export class ConsultForm extends SessionElement {
       this.answered = false;
       this.#thread.addEventListener('consult-answered', () => (this.answered = true));
     }
-    const thread = this.#thread;
-    thread.setAttribute('consultation-id', consultationId);
-    if (this.endpoint) thread.setAttribute('endpoint', this.endpoint);
-    else thread.removeAttribute('endpoint');
-    thread.setAttribute('lang', this.localize.language);
-    thread.session = this.session;
-    return thread;
+    // It sits in this shadow root, where it cannot see a lang on <consult-session>.
+    return configureThread(this.#thread, consultationId, this.endpoint, this.localize.language, this.session);
   }
 
   /** The member's plan is still being checked: the form can be typed in, but not sent yet. */
@@ -453,73 +346,28 @@ export class ConsultForm extends SessionElement {
    */
   #cancelSend = (): void => {
     this.#sending?.abort();
-    const [first] = this.questions;
+    const [first] = this.#draft.questions;
     if (first) this.#focusQuestion(first.id);
   };
 
   #renderForm() {
-    const { localize } = this;
-    const max = MAX_QUESTIONS_PER_CONSULTATION;
-    const count = this.questions.length;
-    const left = max - count;
+    const { localize, busy } = this;
     const sentTo = this.sentTo;
-    return html`<form part="form" novalidate aria-label=${localize.t('formLabel')} @submit=${this.#onSubmit}>
-      ${
-        sentTo
-          ? html`<div part="notice" class="notice success sent-to">
-              <p>${localize.t('sentListed')}</p>
-              <button
-                type="button"
-                class="link"
-                @click=${() => this.memberState?.requestOpen(sentTo.consultationId)}
-              >
-                ${localize.t('openSent')}
-              </button>
-            </div>`
-          : nothing
-      }
-      <div part="emergency" class="notice warning emergency" role="note">
-        <slot name="emergency">${localize.t('emergency')}</slot>
-      </div>
-      ${repeat(
-        this.questions,
-        (q) => q.id,
-        (q, index) => this.#renderQuestion(q, index),
-      )}
-      <div class="row">
-        <p part="counter" class="counter" aria-live="polite">
-          ${localize.t('counter', { count, max })} ·
-          ${left === 0 ? localize.t('noneLeft') : localize.t('moreLeft', { count: left })}
-        </p>
-        ${
-          left > 0
-            ? html`<button part="add-button" type="button" ?disabled=${this.busy} @click=${this.#add}>
-                ${localize.t('addQuestion')}
-              </button>`
-            : nothing
-        }
-      </div>
-      ${
-        this.sendError
-          ? errorNotice(
-              localize.t(this.sendError === 'network' ? 'sendFailedNetwork' : 'sendFailed'),
-              localize.t('retry'),
-              () => void this.#submit(),
-            )
-          : nothing
-      }
-      <button
-        part="submit-button"
-        class="primary submit"
-        type="submit"
-        aria-disabled=${this.busy || this.#checking ? 'true' : 'false'}
-        aria-describedby=${ifDefined(this.#checking ? 'checking' : undefined)}
-      >
-        ${this.sendLabel(this.busy, localize.t('submit'), localize.t('sending'))}
-      </button>
-      ${this.#checking ? html`<p id="checking" part="hint" class="hint">${localize.t('checking')}</p>` : nothing}
-      ${this.renderCancelSend(this.busy, this.#cancelSend)}
-    </form>`;
+    return questionForm({
+      localize,
+      questions: this.#draft.questions,
+      busy,
+      checking: this.#checking,
+      sentTo: sentTo !== undefined,
+      sendError: this.sendError,
+      submitLabel: this.sendLabel(busy, localize.t('submit'), localize.t('sending')),
+      cancelSend: this.renderCancelSend(busy, this.#cancelSend),
+      question: (q, index) => this.#renderQuestion(q, index),
+      onSubmit: (event) => this.#onSubmit(event),
+      onAdd: () => this.#add(),
+      onRetry: () => void this.#submit(),
+      onOpenSent: () => sentTo && this.memberState?.requestOpen(sentTo.consultationId),
+    });
   }
 
   #renderQuestion(question: Question, index: number) {
