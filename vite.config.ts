@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { minifyTemplates } from './scripts/minify-templates.js';
 
 // The browser files a partner serves: the script-tag entry (a small loader), one chunk per element,
 // the shared core, one chunk per language other than English, and marked + DOMPurify for answers.
@@ -6,6 +7,7 @@ import { defineConfig } from 'vite';
 // library or a node: import reaches them, and test/node/bundle-budget.test.ts holds their weight.
 export default defineConfig({
   publicDir: false,
+  plugins: [minifyTemplates()],
   build: {
     outDir: 'dist/browser',
     emptyOutDir: true,

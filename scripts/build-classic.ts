@@ -7,6 +7,7 @@
 import { build, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES } from '../src/elements/shared/localize.js';
+import { minifyTemplates } from './minify-templates.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const OTHER_LANGUAGES = LANGUAGES.filter((code) => code !== 'en');
@@ -73,7 +74,7 @@ export async function buildClassic(outDir = DEFAULT_OUT_DIR): Promise<void> {
     outDir,
     'src/classic/classic.ts',
     'consult-elements.classic.js',
-    [languagesFromTheirOwnFiles],
+    [languagesFromTheirOwnFiles, minifyTemplates()],
     'ConsultElements',
   );
   for (const code of OTHER_LANGUAGES) {

@@ -39,7 +39,7 @@ export const ConsultForm = createComponent({
   },
 });
 
-/** `<case-history>`: The member's consultations, newest first, with status, date and questions used. Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent from a `<consult-form>` of the same session is listed at once, and long histories render in chunks. */
+/** `<case-history>`: The member's consultations, newest first, as an inbox: unseen answers marked, the latest message of each with who sent it and when, its status and the questions used. Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent from a `<consult-form>` of the same session is listed at once, and long histories render in chunks. */
 export const CaseHistory = createComponent({
   react: React,
   tagName: 'case-history',
@@ -51,7 +51,7 @@ export const CaseHistory = createComponent({
   },
 });
 
-/** `<consult-thread>`: One consultation: each question with its answer (sanitized markdown), the professional who answered, attachments as safe links, and a follow-up box that counts the questions used and closes at the cap or when the consultation has ended. New answers appear live. */
+/** `<consult-thread>`: One consultation as a conversation: the member's questions and each answer (sanitized markdown) from the professional who gave it, with their name, role and the time; where a waiting question stands; and a follow-up box that counts the questions used. At the cap, or when the consultation has ended, "Start a new consultation" takes the member to the page's form. New answers appear live, without moving what the member is reading or typing. */
 export const ConsultThread = createComponent({
   react: React,
   tagName: 'consult-thread',
@@ -59,6 +59,7 @@ export const ConsultThread = createComponent({
   events: {
     onConsultAnswered: 'consult-answered' as EventName<GlobalEventHandlersEventMap['consult-answered']>,
     onConsultFollowup: 'consult-followup' as EventName<GlobalEventHandlersEventMap['consult-followup']>,
+    onConsultStartNew: 'consult-start-new' as EventName<GlobalEventHandlersEventMap['consult-start-new']>,
     onConsultError: 'consult-error' as EventName<GlobalEventHandlersEventMap['consult-error']>,
   },
 });

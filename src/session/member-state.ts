@@ -25,7 +25,7 @@ import { abortable } from '../client/retry.js';
 import type { CreatePrescriptionRequest } from '../client/types.js';
 import { answeredCount, isOlder } from './consultations.js';
 import { Conversation } from './conversation.js';
-import { SeenMarks } from './seen-marks.js';
+import { SeenMarks, type MessageTimes } from './seen-marks.js';
 
 /** Whether the member may ask a doctor now: an active plan, no plan, or an account that is not active. */
 export type Eligibility = 'eligible' | 'no-subscription' | 'inactive';
@@ -148,6 +148,8 @@ export class MemberState extends EventTarget {
   /** Counts the records that changed: a poll that moves it found something. */
   #version = 0;
   #seen = new SeenMarks();
+  /** Consultations the member created on this page: their questions were asked just now. */
+  #sentHere = new Set<string>();
   #connection: Connection = 'online';
   /** Writes waiting for the connection to come back. */
   #waiting = new Set<() => void>();
@@ -191,6 +193,7 @@ export class MemberState extends EventTarget {
     this.#scope = new AbortController();
     this.#member = member;
     this.#entries = new Map();
+    this.#sentHere = new Set();
     this.#history = { status: 'idle' };
     this.#plan = { status: 'idle', at: 0 };
     this.#prescriptions = [];
@@ -291,6 +294,8 @@ export class MemberState extends EventTarget {
     entry.error = undefined;
     const changed = !previous || JSON.stringify(previous) !== JSON.stringify(record);
     if (!changed) return;
+    // What was not on this page before arrived now; what was there at first sight, at an unknown time.
+    this.#seen.arrived(record, previous !== undefined || this.#sentHere.has(record.consultationId));
     this.#version++;
     this.#pollDelay = this.#pollPace.firstMs;
     if (previous && answeredCount(record) > answeredCount(previous)) {
@@ -386,6 +391,7 @@ export class MemberState extends EventTarget {
         client.createConsultation({ userId: member.id, questions }, { idempotencyKey, signal: scope }),
       signal,
     );
+    this.#sentHere.add(record.consultationId);
     this.apply(record);
     // Sent by the member here: it is not news to them when it first shows.
     this.#seen.mark(record);
@@ -518,6 +524,12 @@ export class MemberState extends EventTarget {
   isUnread(id: string): boolean {
     const record = this.consultation(id);
     return record ? this.#seen.hasUnseen(record) : false;
+  }
+
+  /** When the consultation's messages arrived, as far as this tab saw them (see SeenMarks). */
+  messageTimes(id: string): MessageTimes | undefined {
+    const record = this.consultation(id);
+    return record ? this.#seen.times(record) : undefined;
   }
 
   /** The consultation's thread is on screen: its answers are seen. */

@@ -1,7 +1,9 @@
 /**
  * Which answers the member has had on screen, per consultation: the number of answers seen and
- * when (ids, counts and times only, never health text). Kept in sessionStorage per member so a
- * reload keeps them; wiped on sign-out and when another member signs in.
+ * when; and when each question and answer arrived, as far as this tab saw it (the service gives
+ * only the consultation's creation time). Ids, counts and times only, never health text. Kept in
+ * sessionStorage per member so a reload keeps them; wiped on sign-out and when another member
+ * signs in.
  *
  * The first time a member's list is read in a tab, what it holds counts as seen: "New answer"
  * marks what arrives after that, not last month's answers.
@@ -16,6 +18,23 @@ interface Stored {
   /** When the member's list was first read in this tab; before it nothing counts as unread. */
   since?: number;
   marks: Record<string, { answers: number; at: number }>;
+  /** Per consultation, when each question (`q`) and answer (`a`) arrived. */
+  arrivals?: Record<string, Arrivals>;
+}
+
+/**
+ * Epoch milliseconds per message; 0 when it was already there the first time this tab read the
+ * consultation (its time is unknown); null for an answer that has not come yet.
+ */
+interface Arrivals {
+  q: number[];
+  a: (number | null)[];
+}
+
+/** When a consultation's messages arrived: ISO times, undefined where unknown. */
+export interface MessageTimes {
+  questions: (string | undefined)[];
+  answers: (string | undefined)[];
 }
 
 function storage(): Storage | undefined {
@@ -67,6 +86,41 @@ export class SeenMarks {
   mark(c: ConsultationView): void {
     this.#stored.marks[c.consultationId] = { answers: answeredCount(c), at: Date.now() };
     this.#save();
+  }
+
+  /**
+   * Notes the messages of `c` not seen before: arrived now when `live` (the consultation was
+   * already on this page, or the member just sent it), else at an unknown time.
+   */
+  arrived(c: ConsultationView, live: boolean): void {
+    const arrivals = (this.#stored.arrivals ??= {});
+    const entry = (arrivals[c.consultationId] ??= { q: [], a: [] });
+    const stamp = live ? Date.now() : 0;
+    let changed = false;
+    c.questions.forEach((item, i) => {
+      if (entry.q[i] === undefined) {
+        entry.q[i] = stamp;
+        changed = true;
+      }
+      const answered = item.answer !== undefined;
+      if (answered && (entry.a[i] === null || entry.a[i] === undefined)) {
+        entry.a[i] = stamp;
+        changed = true;
+      } else if (!answered && entry.a[i] !== null) {
+        entry.a[i] = null;
+        changed = true;
+      }
+    });
+    if (changed) this.#save();
+  }
+
+  /** When `c`'s messages arrived; its first question was asked when it was created. */
+  times(c: ConsultationView): MessageTimes {
+    const entry = this.#stored.arrivals?.[c.consultationId];
+    const iso = (at: number | null | undefined) => (at ? new Date(at).toISOString() : undefined);
+    const questions = c.questions.map((_, i) => iso(entry?.q[i]));
+    if (!Number.isNaN(Date.parse(c.createdAt))) questions[0] = c.createdAt;
+    return { questions, answers: c.questions.map((_, i) => iso(entry?.a[i])) };
   }
 
   /** Signed out: the marks go. */

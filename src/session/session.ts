@@ -72,6 +72,8 @@ export class SessionManager extends EventTarget {
   user: SessionUser | undefined;
   /** True while the live event stream is open; elements poll while it is not. */
   live = false;
+  /** How long answers usually take, in hours, as the partner tells members (`reply-hours`). */
+  replyHours = 24;
 
   #options: SessionOptions;
   #grant: Grant | undefined;

@@ -150,7 +150,7 @@ describe('answers as members read them', () => {
       root.querySelector('[part=answer]')!.matches(':dir(ltr)'),
       'an English answer reads left to right',
     ).to.equal(true);
-    expect(root.querySelector('.question-text')!.matches(':dir(ltr)')).to.equal(true);
+    expect(root.querySelector('[part=question] .text')!.matches(':dir(ltr)')).to.equal(true);
     expect(root.querySelector('[part=professional] .name')!.matches(':dir(ltr)')).to.equal(true);
 
     const arabic = {
@@ -158,7 +158,7 @@ describe('answers as members read them', () => {
       questions: [{ ...english.questions[0]!, question: 'هل يمكنني تناول الدواء مع الطعام؟' }],
     };
     const englishThread = await threadShowing(arabic);
-    expect(englishThread.shadowRoot!.querySelector('.question-text')!.matches(':dir(rtl)')).to.equal(true);
+    expect(englishThread.shadowRoot!.querySelector('[part=question] .text')!.matches(':dir(rtl)')).to.equal(true);
     expect(englishThread.shadowRoot!.querySelector('#followup-input')!.getAttribute('dir')).to.equal('auto');
     await expect(arabicThread).to.be.accessible();
   });

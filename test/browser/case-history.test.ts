@@ -232,13 +232,23 @@ describe('<case-history>', () => {
         'Status: Answered',
         'Status: Closed',
       ]);
-      const date = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+      // When the latest message came is known only for what this tab saw arrive: else the case's date.
+      const full = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
       ALEX_NEWEST_FIRST.forEach((id, index) => {
         const createdAt = backend.sandbox.state.consultations.get(id)!.createdAt;
         const time = items[index]!.querySelector('time')!;
-        expect(time.textContent).to.equal(date.format(new Date(createdAt)));
         expect(time.getAttribute('datetime')).to.equal(createdAt);
+        expect(time.title).to.equal(full.format(new Date(createdAt)));
       });
+      // A one-line preview of the latest message, with who sent it.
+      const previews = items.map((row) => row.querySelector('[part=preview]')!);
+      expect(previews[0]!.querySelector('.from')!.textContent).to.equal('You:');
+      const answered = backend.sandbox.state.consultations.get(ALEX_NEWEST_FIRST[1]!)!;
+      const last = answered.questions.findLast((q) => q.answer !== undefined)!;
+      expect(previews[1]!.querySelector('.from')!.textContent).to.equal(`${last.professional!.name}:`);
+      expect(previews[1]!.querySelector('.text')!.textContent).not.to.match(/[*#[\]]/);
+      // Closed: no question counter.
+      expect(items[3]!.textContent).not.to.contain('of 3 questions');
       expect(items[0]!.textContent).to.contain('1 of 3 questions');
       expect(items[2]!.textContent).to.contain('2 of 3 questions');
       expect($(element, '[part=list]')!.getAttribute('aria-label')).to.equal('Your consultations');
@@ -360,6 +370,11 @@ describe('<case-history>', () => {
       expect(row.textContent).to.match(/New answer( from \S+)?/);
       expect(row.classList.contains('unread')).to.equal(true);
       expect(row.querySelector('.dot')).to.exist;
+      // The preview is the answer just in, as plain words, from now.
+      expect(row.querySelector('[part=preview] .text')!.textContent).to.equal(
+        'Yes, 10 micrograms a day from October to March.',
+      );
+      expect(row.querySelector('time')!.textContent).to.equal('now');
       expect(shadowText(element)).to.contain('1 new answer');
       expect(element.shadowRoot!.querySelector('[part~=list]')!.getAttribute('aria-label')).to.equal(
         'Your consultations, 1 new answer',

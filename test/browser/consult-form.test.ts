@@ -189,7 +189,7 @@ describe('<consult-form>', () => {
       part(form, 'add-button')!.click();
       await form.updateComplete;
       expect(focused(form)).to.equal(textarea(form, 1), 'focus moves to the new question');
-      expect(labelOf(form, textarea(form, 1))).to.equal('Follow-up question 2');
+      expect(labelOf(form, textarea(form, 1))).to.equal('Question 2');
       await sendKeys({ type: 'Should I stop running?' });
       part(form, 'add-button')!.click();
       await form.updateComplete;
@@ -563,7 +563,7 @@ describe('<consult-form>', () => {
       expect(part(form, 'counter')!.textContent).to.contain('none left to add');
 
       const remove = form.shadowRoot!.querySelector<HTMLButtonElement>(
-        'button[aria-label="Remove follow-up question 3"]',
+        'button[aria-label="Remove question 3"]',
       )!;
       remove.click();
       await form.updateComplete;
@@ -613,7 +613,7 @@ describe('<consult-form>', () => {
       const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`, {
         member: 'sam',
       });
-      await waitUntil(() => shadowText(form).includes('No active subscription'), 'the state is shown', {
+      await waitUntil(() => shadowText(form).includes('Not included in your plan'), 'the state is shown', {
         timeout: 5000,
       });
       expect(textareas(form)).to.have.length(0);
@@ -645,11 +645,11 @@ describe('<consult-form>', () => {
         if (subscription.userId === ALEX) subscription.canceledAt = new Date().toISOString();
       }
       part(form, 'submit-button')!.click();
-      await waitUntil(() => shadowText(form).includes('No active subscription'), 'the state is shown', {
+      await waitUntil(() => shadowText(form).includes('Not included in your plan'), 'the state is shown', {
         timeout: 5000,
       });
       await form.updateComplete;
-      expect(focused(form)?.textContent).to.contain('No active subscription', 'focus follows the notice');
+      expect(focused(form)?.textContent).to.contain('Not included in your plan', 'focus follows the notice');
       expect(storedDraft()?.questions).to.deep.equal(['Asked just after my plan ended']);
     });
   });

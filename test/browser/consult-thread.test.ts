@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { Consultation } from '../../src/client/types.js';
+import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
@@ -8,6 +9,7 @@ import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-back
 import { announced, inSession, shadowText, withFailures } from './support/backend.js';
 
 ConsultThread.define('consult-thread');
+ConsultForm.define('consult-form');
 
 const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
   element.shadowRoot!.querySelector<T>(selector);
@@ -325,7 +327,7 @@ describe('<consult-thread>', () => {
       const { backend, session, element, consultationId } = await newThread([
         'Can I take ibuprofen for a headache?',
       ]);
-      expect(shadowText(element)).to.contain('Waiting for a doctor');
+      expect(shadowText(element)).to.contain('Waiting for a professional to take your question');
       expect($(element, '[part=status]')!.textContent).to.contain('Open');
       await expect(element).to.be.accessible();
       await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
@@ -338,18 +340,16 @@ describe('<consult-thread>', () => {
           licenses: [{ licenseNumber: 'GMC 7212345', countries: ['GB'] }],
         },
       });
-      // Named as soon as the case is claimed, in the waiting line and once on a card.
+      // Named as soon as the case is claimed, with their role, and the step moves on.
       await waitUntil(
-        () => shadowText(element).includes('Dr Ana Ruiz is working on your question'),
+        () => shadowText(element).includes('Dr Ana Ruiz, General practitioner, is reviewing your question'),
         'claimed',
-        {
-          timeout: 5000,
-        },
+        { timeout: 5000 },
       );
-      const cards = $$(element, '[part=professional]');
-      expect(cards).to.have.length(1);
-      expect(cards[0]!.querySelector('.avatar')!.textContent).to.equal('AR');
-      expect(cards[0]!.querySelector('.label')!.textContent).to.equal('Working on your question');
+      expect($(element, '[part=waiting] [aria-current=step]')!.textContent!.trim()).to.equal(
+        'Being reviewed',
+      );
+      expect(shadowText(element)).not.to.contain('Waiting for a professional');
       await expect(element).to.be.accessible();
 
       const answered = oneEvent(element, 'consult-answered');
@@ -362,10 +362,13 @@ describe('<consult-thread>', () => {
       expect($(element, '[part=answer] strong')!.textContent).to.equal('ibuprofen');
       expect(announced(element)).to.match(/answered your question/);
       expect($(element, '[part=status]')!.textContent).to.contain('Answered');
-      // Still one card, now for the professional who answered; not repeated under the answer.
-      expect($$(element, '[part=professional]')).to.have.length(1);
-      expect($(element, '[part=professional] .label')!.textContent).to.equal('Answered by');
-      expect($(element, '.by')).to.equal(null);
+      // The answer comes from them: initials, name and role on it, and the words say who answered.
+      const who = $(element, '[part=professional]')!;
+      expect(who.closest('.message')!.querySelector('.avatar')!.textContent).to.equal('AR');
+      expect(who.querySelector('.name')!.textContent).to.equal('Dr Ana Ruiz');
+      expect(who.querySelector('.role')!.textContent).to.equal('General practitioner');
+      expect($(element, '.status-line')!.textContent).to.equal('Dr Ana Ruiz, General practitioner, answered');
+      expect($(element, '[part=waiting]')).to.equal(null);
     });
 
     it('reads the consultation again when the live stream says events were missed', async () => {
@@ -374,7 +377,7 @@ describe('<consult-thread>', () => {
       const stored = backend.sandbox.state.consultations.get(consultationId)!;
       stored.questions[0]!.answer = 'Answered **while you were away**.';
       stored.status = 'resolved';
-      expect(shadowText(element)).to.contain('Waiting for a doctor');
+      expect(shadowText(element)).to.contain('Waiting for a professional to take your question');
       session.manager.dispatchEvent(new Event('resync'));
       await waitUntil(() => $(element, '[part=answer] strong'), 'the answer shows', { timeout: 5000 });
       expect($(element, '[part=answer] strong')!.textContent).to.equal('while you were away');
@@ -447,8 +450,10 @@ describe('<consult-thread>', () => {
 
       await askFollowUp(element, 'Can I keep running?');
       await waitUntil(() => $$(element, '[part=question]').length === 3, 'the third question appears');
-      expect(shadowText(element)).to.contain('3 of 3 questions used');
-      expect(shadowText(element)).to.contain('You have used all 3 questions of this consultation');
+      // The limit is said once, with the way forward; no counter beside it.
+      expect(shadowText(element)).not.to.contain('3 of 3 questions used');
+      expect(shadowText(element)).to.contain('You have asked all 3 questions of this consultation');
+      expect($(element, '[part=start-new-button]')!.textContent!.trim()).to.equal('Start a new consultation');
       expect($(element, '[part=followup-input]')).to.equal(null);
       expect($(element, '[part=submit-button]')).to.equal(null);
       await expect(element).to.be.accessible();
@@ -576,7 +581,7 @@ describe('<consult-thread>', () => {
 
       await askFollowUp(element, 'Can I take it with alcohol?');
       await waitUntil(
-        () => shadowText(element).includes('You have used all 3 questions of this consultation'),
+        () => shadowText(element).includes('You have asked all 3 questions of this consultation'),
         'the limit is explained',
         { timeout: 5000 },
       );
@@ -595,10 +600,181 @@ describe('<consult-thread>', () => {
     });
   });
 
+  describe('as a conversation', () => {
+    it('shows each message with its heading, sender and time, the member’s on the other side', async () => {
+      const { backend, element, consultationId } = await newThread(['Why do my eyes itch every May?']);
+      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/claim`, {
+        professional: { name: 'Priya Nair', title: 'Clinical Pharmacist', specialties: [], licenses: [] },
+      });
+      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/answer`, {
+        answer: 'It sounds like **hay fever**.',
+      });
+      await waitUntil(() => $(element, '[part=answer] strong'), 'the answer arrives', { timeout: 5000 });
+      await askFollowUp(element, 'Can I take an antihistamine daily?');
+      await waitUntil(() => $$(element, '[part=question]').length === 2, 'the follow-up shows');
+
+      // A heading per question, so a screen reader can jump between them.
+      const headings = $$(element, '.thread h4').map((h) => h.textContent!.trim());
+      expect(headings).to.deep.equal(['Your question', 'Your follow-up question']);
+      // Who answered, on the answer, and in the words at the top.
+      expect($(element, '[part=professional] .sender')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal(
+        'Priya NairClinical Pharmacist',
+      );
+      expect($(element, '[part=professional] .role')!.textContent).to.equal('Clinical Pharmacist');
+      expect($(element, '.message.theirs .avatar')!.textContent).to.equal('PN');
+      expect($(element, '.status-line')!.textContent).to.equal(
+        'Waiting for a professional to take your question',
+      );
+
+      // A time on every message: short on screen, the full date and time in its accessible name.
+      const times = $$(element, '.thread time');
+      expect(times).to.have.length(3);
+      const full = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+      for (const time of times) {
+        const at = time.getAttribute('datetime')!;
+        expect(Number.isNaN(Date.parse(at)), at).to.equal(false);
+        expect(time.querySelector('.visually-hidden')!.textContent).to.equal(full.format(new Date(at)));
+        expect(time.querySelector('[aria-hidden=true]')!.textContent).to.equal('now');
+      }
+      // One day, one separator.
+      expect($$(element, '.day').map((d) => d.textContent!.trim())).to.deep.equal(['Today']);
+
+      // The member's messages sit at the inline end, answers at the inline start.
+      const list = $(element, '.thread')!.getBoundingClientRect();
+      const mine = $(element, '.message.mine')!.getBoundingClientRect();
+      const theirs = $(element, '.message.theirs')!.getBoundingClientRect();
+      expect(Math.abs(list.right - mine.right)).to.be.lessThan(2);
+      expect(Math.abs(theirs.left - list.left)).to.be.lessThan(2);
+      await expect(element).to.be.accessible();
+    });
+
+    it('shows the step a waiting question has reached and the reply time the partner sets', async () => {
+      const { session, element } = await newThread(['Is a rash after a new soap common?']);
+      const steps = $$(element, '[part=waiting] .steps li');
+      expect(steps.map((li) => li.textContent!.trim())).to.deep.equal(['Sent', 'Being reviewed', 'Answered']);
+      expect(steps.map((li) => li.getAttribute('aria-current'))).to.deep.equal(['step', 'false', 'false']);
+      expect(shadowText(element)).to.contain('Most questions are answered within 24 hours.');
+      session.replyHours = 1;
+      await session.updateComplete;
+      element.requestUpdate();
+      await element.updateComplete;
+      expect(shadowText(element)).to.contain('Most questions are answered within an hour.');
+      await expect(element).to.be.accessible();
+    });
+
+    it('shows times this tab did not see arrive only where they are known', async () => {
+      const element = await fixture<ConsultThread>(
+        html`<consult-thread .consultation=${sample()}></consult-thread>`,
+      );
+      await loaded(element);
+      // The first question was asked when the consultation was made; the rest arrived unseen.
+      const times = $$(element, '.thread time');
+      expect(times.map((t) => t.getAttribute('datetime'))).to.deep.equal(['2026-03-04T10:00:00.000Z']);
+    });
+
+    describe('on a phone', () => {
+      before(() => setViewport({ width: 375, height: 640 }));
+      after(() => setViewport({ width: 800, height: 600 }));
+
+      it('keeps the follow-up box within reach, and still when an answer arrives above it', async () => {
+        const long = 'My ankle is swollen after a fall last week, and it hurts when I walk. '.repeat(6);
+        const { backend, element, consultationId } = await newThread([long, long]);
+        const box = () => $(element, '[part=followup]')!;
+        // Scrolled to the follow-up box, as a member typing in it is.
+        box().scrollIntoView({ block: 'end' });
+        $<HTMLTextAreaElement>(element, '[part=followup-input]')!.focus();
+        await sendKeys({ type: 'And ice?' });
+        const before = box().getBoundingClientRect().top;
+        expect(before).to.be.lessThan(innerHeight);
+        expect(box().getBoundingClientRect().bottom).to.be.greaterThan(0);
+
+        await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/answer`, {
+          answer:
+            'Rest it.\n\n- Ice for 20 minutes\n- Raise it\n- Compress it\n\nSee a doctor if you **cannot walk**.',
+        });
+        await waitUntil(() => $(element, '[part=answer] strong'), 'the answer arrives above', {
+          timeout: 5000,
+        });
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        expect(Math.round(box().getBoundingClientRect().top)).to.equal(Math.round(before));
+        expect($<HTMLTextAreaElement>(element, '[part=followup-input]')!.value).to.equal('And ice?');
+        expect(element.shadowRoot!.activeElement?.id).to.equal('followup-input');
+      });
+
+      it('keeps the follow-up box at the bottom of the screen in a long thread', async () => {
+        const long =
+          'Since Monday I have had a dry cough that gets worse at night and keeps me awake. '.repeat(8);
+        const { element } = await newThread([long, long]);
+        window.scrollTo(0, 0);
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const box = $(element, '[part=followup]')!.getBoundingClientRect();
+        const threadBottom = $(element, '.thread')!.getBoundingClientRect().bottom;
+        // The thread runs below the screen, yet the box is on it, at its bottom edge.
+        expect(threadBottom).to.be.greaterThan(innerHeight);
+        expect(Math.round(box.bottom)).to.be.at.most(innerHeight);
+        expect(box.top).to.be.greaterThan(innerHeight / 2);
+      });
+    });
+  });
+
+  describe('when no more can be asked here', () => {
+    it('takes the member to the page’s form with the text they had not sent', async () => {
+      const { session, element } = await inSession<ConsultThread>(
+        html`<consult-thread></consult-thread><consult-form></consult-form>`,
+      );
+      const user = await session.manager.ready();
+      const created = await session.manager.client.createConsultation({
+        userId: user.id,
+        questions: ['Do I need a tetanus shot after a cat scratch?'],
+      });
+      element.consultationId = created.consultationId;
+      await loaded(element);
+      $<HTMLTextAreaElement>(element, '[part=followup-input]')!.focus();
+      await sendKeys({ type: 'The scratch is red now.' });
+      // Closed while the member was typing.
+      await session.manager.client.addConsultationFollowUp(created.consultationId, { question: 'Two?' });
+      await session.manager.client.addConsultationFollowUp(created.consultationId, { question: 'Three?' });
+      session.manager.state.hint(created.consultationId);
+      await waitUntil(() => $(element, '[part=start-new-button]'), 'the limit is reached', { timeout: 5000 });
+      expect($<HTMLTextAreaElement>(element, '#unsent')!.value).to.equal('The scratch is red now.');
+
+      const form = session.querySelector('consult-form')!;
+      const started = oneEvent(element, 'consult-start-new');
+      $<HTMLButtonElement>(element, '[part=start-new-button]')!.focus();
+      await sendKeys({ press: 'Enter' });
+      const event = await started;
+      expect(event.detail).to.deep.equal({
+        consultationId: created.consultationId,
+        reason: 'limit',
+        handedTo: 'consult-form',
+      });
+      await waitUntil(() => form.shadowRoot!.activeElement?.tagName === 'TEXTAREA', 'focus in the form', {
+        timeout: 5000,
+      });
+      expect((form.shadowRoot!.activeElement as HTMLTextAreaElement).value).to.equal(
+        'The scratch is red now.',
+      );
+      // Carried, not copied: the thread's box is empty now.
+      await element.updateComplete;
+      expect($(element, '#unsent')).to.equal(null);
+      await expect(element).to.be.accessible();
+    });
+
+    it('tells the page when it has no form to take the member to', async () => {
+      const { backend, session, element, consultationId } = await newThread(['Can I fly with a cold?']);
+      await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
+      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/cancel`);
+      await waitUntil(() => $(element, '[part=start-new-button]'), 'the case is canceled', { timeout: 5000 });
+      const started = oneEvent(element, 'consult-start-new');
+      $<HTMLButtonElement>(element, '[part=start-new-button]')!.click();
+      expect((await started).detail).to.deep.equal({ consultationId, reason: 'canceled', handedTo: 'none' });
+    });
+  });
+
   describe('when the consultation ends', () => {
     for (const [action, words] of [
-      ['close', 'This consultation was closed; start a new one to ask more.'],
-      ['cancel', 'This consultation was canceled; start a new one to ask more.'],
+      ['close', 'This consultation is closed.'],
+      ['cancel', 'This consultation was canceled.'],
     ] as const) {
       it(`closes the follow-up box with the reason (${action})`, async () => {
         const { backend, session, element, consultationId } = await newThread([
@@ -610,6 +786,9 @@ describe('<consult-thread>', () => {
         await waitUntil(() => shadowText(element).includes(words), 'the reason shows', { timeout: 5000 });
         expect($(element, '[part=followup-input]')).to.equal(null);
         expect(shadowText(element)).to.contain('This question was not answered');
+        // No question counter on an ended case; the way forward instead.
+        expect(shadowText(element)).not.to.contain('questions used');
+        expect($(element, '[part=start-new-button]')).to.exist;
         expect(announced(element)).to.contain(words);
         await expect(element).to.be.accessible();
       });
@@ -729,11 +908,12 @@ describe('<consult-thread>', () => {
 
   describe('in every language', () => {
     const english = [
-      'Waiting for a doctor',
+      'Waiting for a professional',
       'questions used',
       'Ask a follow-up question',
       'Send question',
-      'Answered by',
+      'Most questions are answered',
+      'Start a new consultation',
     ];
 
     for (const lang of LANGUAGES) {
@@ -775,8 +955,8 @@ describe('<consult-thread>', () => {
       await loaded(element);
       const ar = new Intl.NumberFormat('ar');
       const text = shadowText(element);
-      expect(text).to.contain(`تم استخدام ${ar.format(3)} من ${ar.format(3)} أسئلة`);
-      expect(text).to.contain(`في هذه الاستشارة (${ar.format(3)}).`);
+      expect(text).to.contain(`هذه الاستشارة (${ar.format(3)}).`);
+      expect(text).to.contain(`خلال ${ar.format(24)} ساعة`);
       expect(text).to.contain(`عدد المرفقات المحذوفة لأن روابطها غير آمنة: ${ar.format(1200)}`);
       // Grouped as the language groups: Latin digits still show Intl was asked.
       expect(ar.format(1200)).not.to.equal('1200');
@@ -788,10 +968,10 @@ describe('<consult-thread>', () => {
       );
       await loaded(element);
       const text = shadowText(element);
-      expect(text).to.contain('تم استخدام ٣ من ٣ أسئلة');
-      expect(text).to.contain('في هذه الاستشارة (٣).');
+      expect(text).to.contain('هذه الاستشارة (٣).');
+      expect(text).to.contain('خلال ٢٤ ساعة');
       expect(text).to.contain('عدد المرفقات المحذوفة لأن روابطها غير آمنة: ٢');
-      for (const count of $$(element, '#followup-count, #followup-notice, .attachments .note')) {
+      for (const count of $$(element, '#followup-notice, .attachments .note, [part=waiting] .expect')) {
         expect(count.textContent).not.to.match(/[0-9]/);
       }
     });
@@ -807,7 +987,7 @@ describe('<consult-thread>', () => {
       );
       await loaded(english);
       expect(shadowText(english)).to.contain('One attachment was left out because its link is not secure.');
-      expect(shadowText(english)).to.contain('3 of 3 questions used');
+      expect(shadowText(english)).to.contain('You have asked all 3 questions of this consultation.');
     });
 
     it('follows an Arabic-speaking member right to left', async () => {

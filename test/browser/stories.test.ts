@@ -73,12 +73,12 @@ const SHOWS: Record<string, (canvas: HTMLElement) => boolean> = {
     /We could not load your consultations/.test(deepText(canvas)) && /Try again/.test(deepText(canvas)),
   InactiveAccount: (canvas) => /Account not active/.test(deepText(canvas)),
   Waiting: (canvas) => /ankle is still swollen/.test(deepText(canvas)) && /Open/.test(deepText(canvas)),
-  Claimed: (canvas) => /is working on your question/.test(deepText(canvas)),
+  Claimed: (canvas) => /is reviewing your question/.test(deepText(canvas)),
   ResolvedWithAProfessional: (canvas) =>
     deepQuery(canvas, '[part~=answer] strong').length > 0 &&
     deepQuery(canvas, '[part~=professional]').length > 0,
-  QuestionCapReached: (canvas) => /You have used all 3 questions/.test(deepText(canvas)),
-  Closed: (canvas) => /This consultation was closed/.test(deepText(canvas)),
+  QuestionCapReached: (canvas) => /You have asked all 3 questions/.test(deepText(canvas)),
+  Closed: (canvas) => /This consultation is closed/.test(deepText(canvas)),
   Canceled: (canvas) => /This consultation was canceled/.test(deepText(canvas)),
   LongMarkdownAnswer: (canvas) =>
     deepQuery(canvas, '[part~=answer] table').length === 1 &&

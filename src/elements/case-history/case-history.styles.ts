@@ -40,6 +40,21 @@ export const styles = css`
     overflow-wrap: anywhere;
     font-weight: 600;
   }
+  .preview {
+    display: flex;
+    gap: 0.25rem;
+    min-inline-size: 0;
+    color: var(--_muted);
+  }
+  .preview .from {
+    flex: none;
+    color: var(--_text);
+  }
+  .preview .text {
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
+  }
   .meta {
     display: flex;
     flex-wrap: wrap;

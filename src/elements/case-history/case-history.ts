@@ -1,19 +1,21 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { errorNotice, SessionElement } from '../shared/consult-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import type { MemberState } from '../../session/member-state.js';
-import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
+import { answeredWords, statusStyles } from '../shared/status.js';
+import { NearEndController } from './near-end.js';
+import { consultationRow, loadingRows } from './row.js';
 import { styles } from './case-history.styles.js';
 
 /**
  * @tagname case-history
- * @summary The member's consultations, newest first, with status, date and questions used.
+ * @summary The member's consultations, newest first, as an inbox: unseen answers marked, the
+ * latest message of each with who sent it and when, its status and the questions used.
  * Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent
  * from a `<consult-form>` of the same session is listed at once, and long histories render in chunks.
  *
@@ -27,7 +29,8 @@ import { styles } from './case-history.styles.js';
  * @csspart list - The list of consultations.
  * @csspart item - One consultation's row (a button).
  * @csspart unread - How many answers the member has not seen yet, above the list, and each row's "New answer" mark.
- * @csspart status - A row's status badge.
+ * @csspart status - A row's status chip.
+ * @csspart preview - A row's one-line preview of the latest message, with who sent it.
  * @csspart empty - The empty state.
  * @csspart more-button - "Show more", which renders the next chunk of rows.
  * @csspart back-button - "Back to all consultations", shown with an opened consultation.
@@ -81,13 +84,11 @@ export class CaseHistory extends SessionElement {
   #returnTo?: string;
   /** The opened consultation's thread, kept while the same one stays open. */
   #thread?: { id: string; element: ConsultThread };
-  #observer?: IntersectionObserver;
-  #observed?: Element;
+  /** Renders the next chunk when the end of the list scrolls near. */
+  protected readonly nearEnd = new NearEndController(this, () => this.#renderMore());
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#observer?.disconnect();
-    this.#observed = undefined;
     this.#follow(undefined);
   }
 
@@ -167,11 +168,6 @@ export class CaseHistory extends SessionElement {
     this.#listed = new Set(list.map((c) => c.consultationId));
   }
 
-  protected override updated(changed: PropertyValues): void {
-    super.updated(changed);
-    this.#observeSentinel();
-  }
-
   #retry = (): void => {
     // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
     this.#focus.whenSettled(
@@ -194,29 +190,6 @@ export class CaseHistory extends SessionElement {
 
   get #chunk(): number {
     return Math.max(1, Math.floor(this.chunkSize) || 50);
-  }
-
-  /** Renders the next chunk when the end of the list scrolls near. */
-  #observeSentinel(): void {
-    const sentinel = this.renderRoot.querySelector('.sentinel') ?? undefined;
-    if (sentinel === this.#observed) return;
-    this.#observer?.disconnect();
-    this.#observed = sentinel;
-    if (!sentinel || typeof IntersectionObserver === 'undefined') return;
-    this.#observer ??= new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
-        this.#renderMore();
-        // Still in view after the chunk (a tall screen)? Observing again reports it once more.
-        void this.updateComplete.then(() => {
-          if (!this.#observed) return;
-          this.#observer?.unobserve(this.#observed);
-          this.#observer?.observe(this.#observed);
-        });
-      },
-      { rootMargin: '0px 0px 400px 0px' },
-    );
-    this.#observer.observe(sentinel);
   }
 
   #renderMore(): void {
@@ -324,45 +297,19 @@ export class CaseHistory extends SessionElement {
     return element;
   }
 
-  /** "New answer from …" on a row whose latest answer the member has not had on screen. */
-  #renderNew(c: ConsultationView): TemplateResult | typeof nothing {
-    if (!this.memberState?.isUnread(c.consultationId)) return nothing;
-    const name = c.questions.findLast((q) => q.answer !== undefined)?.professional?.name;
-    const { localize } = this;
-    return html`<span part="unread" class="new"
-      ><span class="dot" aria-hidden="true"></span>${
-        name ? localize.t('newAnswerFrom', { name }) : localize.t('newAnswer')
-      }</span
-    >`;
-  }
-
   #renderList(): TemplateResult {
     const { localize } = this;
     if (this.#listStatus.status === 'error') {
       return errorNotice(localize.t('loadFailed'), localize.t('retry'), this.#retry);
     }
     if (!this.#loaded) {
-      // Rows shaped like the list to come; the words are for assistive technology.
-      return html`<div class="loading">
-        <p class="visually-hidden">${localize.t('loading')}</p>
-        <ul class="list" aria-hidden="true">
-          ${[0, 1, 2].map(
-            () =>
-              html`<li class="item placeholder">
-                <span class="skeleton"></span><span class="skeleton short"></span
-                ><span class="skeleton meta"></span>
-              </li>`,
-          )}
-        </ul>
-      </div>`;
+      return loadingRows(localize.t('loading'));
     }
     if (this.consultations.length === 0) {
       return html`<div part="empty" class="empty" tabindex="-1">
         <slot name="empty"><p class="notice">${localize.t('empty')}</p></slot>
       </div>`;
     }
-    const format = localize.format;
-    const date = (iso: string) => (Number.isNaN(Date.parse(iso)) ? '' : format.date(iso));
     const visible = this.consultations.slice(0, this.shown);
     const left = this.consultations.length - visible.length;
     const state = this.memberState;
@@ -384,25 +331,14 @@ export class CaseHistory extends SessionElement {
           visible,
           (c) => c.consultationId,
           (c, index) =>
-            html`<li class="row">
-              <button
-                part="item"
-                class="item ${state?.isUnread(c.consultationId) ? 'unread' : ''}"
-                type="button"
-                tabindex=${index === this.activeIndex ? 0 : -1}
-                @click=${() => this.#open(c)}
-              >
-                ${this.#renderNew(c)}
-                <span class="title" dir="auto">${c.questions[0]?.question ?? localize.t('untitled')}</span>
-                <span class="meta">
-                  ${statusBadge(c.status, localize.language)}
-                  <time datetime=${c.createdAt}>${date(c.createdAt)}</time>
-                  <span class="count"
-                    >${localize.t('questions', { used: c.questions.length, max: MAX_QUESTIONS_PER_CONSULTATION })}</span
-                  >
-                </span>
-              </button>
-            </li>`,
+            consultationRow(c, {
+              localize,
+              unread: state?.isUnread(c.consultationId) ?? false,
+              active: index === this.activeIndex,
+              times: state?.messageTimes(c.consultationId),
+              now: Date.now(),
+              onOpen: () => this.#open(c),
+            }),
         )}
       </ul>
       ${

@@ -22,9 +22,18 @@ export const styles = css`
     color: var(--_muted);
     font-size: 0.875em;
   }
+  /* The earlier periods as plain lines under their label: no bullet hangs on its own. */
+  .history {
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .history .label {
+    font-size: inherit;
+  }
   .history ul {
-    margin: 0.25rem 0 0;
-    padding-inline-start: 1.25rem;
+    margin: 0.125rem 0 0;
+    padding: 0;
+    list-style: none;
   }
   .placeholder {
     display: grid;

@@ -66,6 +66,8 @@ export class QuestionsDraft implements ReactiveController {
 
   /** Puts text handed over in the first empty question (see `placeText`); answers the id of the one that took it. */
   place(text: string): number | undefined {
+    // Nothing to hand over: focus goes to the first empty question, or the first.
+    if (!text.trim()) return (this.#questions.find((q) => !q.text.trim()) ?? this.#questions[0])?.id;
     const placed = placeText(this.#questions, text);
     if (placed) this.#replace(placed.questions);
     return placed?.target;

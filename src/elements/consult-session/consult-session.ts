@@ -47,6 +47,12 @@ export class ConsultSession extends ConsultElement {
   /** JSON sent to `{endpoint}/session` for the partner's `authenticate` hook. */
   @property({ attribute: false }) signInBody?: Record<string, unknown>;
 
+  /**
+   * How long answers usually take, in hours: a waiting question tells the member "Most questions
+   * are answered within 24 hours". Set it to what your service promises.
+   */
+  @property({ type: Number, attribute: 'reply-hours' }) replyHours = 24;
+
   /** The fetch used for every call. Default the global fetch. */
   @property({ attribute: false }) fetch?: typeof fetch;
 
@@ -133,6 +139,10 @@ export class ConsultSession extends ConsultElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('replyHours')) {
+      const hours = Number(this.replyHours);
+      this.manager.replyHours = Number.isFinite(hours) && hours > 0 ? hours : 24;
+    }
     if (
       changed.has('endpoint') ||
       changed.has('tokenProvider') ||

@@ -4,6 +4,8 @@ export const styles = css`
   :host {
     --_gap: var(--consult-thread-gap, var(--_space));
     --_answer-background: var(--consult-thread-answer-background, var(--_surface-raised));
+    --_question-tint: color-mix(in srgb, var(--_primary) 10%, var(--_surface));
+    --_question-background: var(--consult-thread-question-background, var(--_question-tint));
   }
   .base {
     display: grid;
@@ -13,6 +15,10 @@ export const styles = css`
     margin: 0;
   }
   .header {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .header h3 {
     margin: 0;
     font: inherit;
     display: flex;
@@ -20,6 +26,9 @@ export const styles = css`
     align-items: center;
     gap: 0.5rem 1rem;
     color: var(--_muted);
+  }
+  .status-line {
+    font-weight: 600;
   }
   .thread {
     list-style: none;
@@ -30,72 +39,136 @@ export const styles = css`
   }
   .item {
     display: grid;
-    gap: 0.5rem;
+    gap: 0.75rem;
   }
   /* Grid children may shrink below their content, so long content wraps or scrolls inside. */
   .base > *,
   .thread > *,
   .item > *,
-  .reply > * {
+  .bubble > * {
     min-inline-size: 0;
   }
-  .label {
-    font-size: 0.875em;
+  .day {
+    display: flex;
+    align-items: center;
+    gap: 0.75rem;
     color: var(--_muted);
+    font-size: 0.8125em;
   }
-  .question {
+  .day::before,
+  .day::after {
+    content: '';
+    flex: 1;
+    border-block-start: 1px solid var(--_border);
+  }
+  .message {
+    display: grid;
+    gap: 0.375rem;
+    max-inline-size: min(100%, 40rem);
+  }
+  /* The member's own messages on the inline-end side, as in a messenger. */
+  .mine {
+    justify-self: end;
+    padding: 0.625rem 0.875rem;
     border-radius: var(--_radius);
+    border-end-end-radius: 0.25rem;
+    background: var(--_question-background);
   }
-  .question-text {
+  .mine .text {
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
-  .reply {
-    display: grid;
-    gap: 0.75rem;
-    padding: 0.75rem 1rem;
-    border-radius: var(--_radius);
-    background: var(--_answer-background);
-    border-inline-start: 4px solid var(--_primary);
-  }
-  .waiting {
-    color: var(--_muted);
-    font-style: italic;
-  }
-  .professional {
+  .theirs {
+    justify-self: start;
     display: flex;
     align-items: flex-start;
-    gap: 0.75rem;
-    padding: 0.75rem 1rem;
-    border: 1px solid var(--_border);
+    gap: 0.5rem;
+  }
+  .bubble {
+    display: grid;
+    gap: 0.625rem;
+    min-inline-size: 0;
+    padding: 0.625rem 0.875rem;
     border-radius: var(--_radius);
+    border-start-start-radius: 0.25rem;
+    background: var(--_answer-background);
+  }
+  .meta {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+    gap: 0.25rem 0.5rem;
+    font-size: 0.875em;
+    color: var(--_muted);
+  }
+  .meta .heading {
+    margin: 0;
+    font: inherit;
+    font-weight: 600;
+    color: var(--_text);
+  }
+  .who {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .sender .name {
+    font-weight: 600;
+    color: var(--_text);
+  }
+  .sender .role::before {
+    content: ', ';
+  }
+  .not-answered {
+    color: var(--_muted);
+  }
+  .waiting {
+    display: grid;
+    gap: 0.375rem;
+    padding-inline-start: 2.5rem;
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .steps {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 1rem;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .steps li {
+    display: flex;
+    align-items: center;
+    gap: 0.375rem;
+  }
+  .steps .dot {
+    inline-size: 0.625rem;
+    block-size: 0.625rem;
+    border-radius: 50%;
+    border: 2px solid currentColor;
+  }
+  .steps .done {
+    color: var(--_success);
+  }
+  .steps .done .dot {
+    background: currentColor;
+  }
+  .steps .current {
+    color: var(--_text);
+    font-weight: 600;
   }
   .avatar {
     flex: none;
     display: grid;
     place-items: center;
-    inline-size: 2.5rem;
-    block-size: 2.5rem;
+    inline-size: 2rem;
+    block-size: 2rem;
+    font-size: 0.8125em;
     border-radius: 50%;
     background: var(--_primary);
     color: var(--_on-primary);
     font-weight: 600;
     letter-spacing: 0.02em;
-  }
-  .who {
-    display: grid;
-    gap: 0.125rem;
-    min-inline-size: 0;
-  }
-  .professional .name {
-    font-weight: 600;
-  }
-  .professional .title,
-  .by {
-    color: var(--_muted);
-  }
-  .by {
-    font-size: 0.875em;
   }
   .credentials summary {
     cursor: pointer;
@@ -142,8 +215,28 @@ export const styles = css`
     padding-block-start: var(--_gap);
     border-block-start: 1px solid var(--_border);
   }
-  .followup button {
+  .followup .actions {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem;
+  }
+  .followup.ended button {
     justify-self: start;
+  }
+  /* On a phone the follow-up box stays within reach at the bottom of the screen in a long thread. */
+  @media (max-width: 40rem) {
+    form.followup {
+      position: sticky;
+      inset-block-end: 0;
+      z-index: 1;
+      padding-block-end: 0.5rem;
+      background: var(--_surface);
+    }
+    form.followup textarea {
+      min-block-size: 3.5rem;
+    }
   }
   .count {
     color: var(--_muted);
@@ -161,8 +254,12 @@ export const styles = css`
   .skeleton.short {
     inline-size: 55%;
   }
-  .reply.placeholder {
+  .placeholder {
+    display: grid;
     gap: 0.5rem;
+    padding: 0.75rem 1rem;
+    border-radius: var(--_radius);
+    background: var(--_answer-background);
   }
   .notice button {
     margin-block-start: 0.75rem;

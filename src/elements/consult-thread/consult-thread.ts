@@ -1,22 +1,19 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { live } from 'lit/directives/live.js';
 import { ApiError } from '../../client/errors.js';
 import type { ConsultationView } from '../../client/browser-types.js';
-import { newIdempotencyKey } from '../../client/index.js';
-import {
-  MAX_QUESTION_LENGTH,
-  MAX_QUESTIONS_PER_CONSULTATION,
-  type Professional,
-  type QuestionItem,
-} from '../../client/types.js';
+import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { errorNotice, SessionElement } from '../shared/consult-element.js';
-import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
-import { ConsultAnsweredEvent, ConsultFollowupEvent } from '../shared/events.js';
-import { attachmentList, professionalCard } from './professional.js';
+import { ConsultAnsweredEvent, ConsultFollowupEvent, ConsultStartNewEvent } from '../shared/events.js';
+import { findQuestionForm } from '../shared/handoff.js';
+import { KeepInPlaceController } from '../shared/keep-in-place.js';
+import { ClockController } from '../shared/clock.js';
+import { conversation, loadingThread, newsOf, statusLine } from './messages.js';
+import { followup, type Ending } from './followup.js';
+import { FollowupDraft } from './followup-draft.js';
 import { LocalizeController } from '../shared/localize.js';
-import { markdown, preloadMarkdown } from '../shared/markdown.js';
+import { preloadMarkdown } from '../shared/markdown.js';
 import type { MemberState } from '../../session/member-state.js';
 import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
@@ -24,36 +21,35 @@ import { isOlder } from '../../session/consultations.js';
 
 type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
 
-/** What is kept of the follow-up box per member and consultation (S16). */
-interface FollowupDraft {
-  text: string;
-  /** The key of an attempt that failed, reused while the text is the same (S14). */
-  attempt?: { key: string; text: string };
-}
-
 /**
  * @tagname consult-thread
- * @summary One consultation: each question with its answer (sanitized markdown), the professional
- * who answered, attachments as safe links, and a follow-up box that counts the questions used and
- * closes at the cap or when the consultation has ended. New answers appear live.
+ * @summary One consultation as a conversation: the member's questions and each answer (sanitized
+ * markdown) from the professional who gave it, with their name, role and the time; where a waiting
+ * question stands; and a follow-up box that counts the questions used. At the cap, or when the
+ * consultation has ended, "Start a new consultation" takes the member to the page's form. New
+ * answers appear live, without moving what the member is reading or typing.
  *
  * @event consult-answered - A question shown here received its answer (`{ consultationId, status }`).
  * @event consult-followup - The member asked a follow-up question (`{ consultationId, questionsUsed }`).
+ * @event consult-start-new - The member chose "Start a new consultation" (`{ consultationId, reason, handedTo }`); with no `<consult-form>` on the page (`handedTo: 'none'`), route them to yours.
  * @event consult-error - Loading or sending failed (`{ code, status, operation }`).
  *
  * @csspart base - The wrapper of everything.
  * @csspart status - The status badge.
- * @csspart question - A question the member asked.
+ * @csspart question - A question the member asked: its heading, time and text.
  * @csspart answer - An answer, rendered from markdown.
- * @csspart professional - Who answered: name, title, specialties, licences and profile link.
- * @csspart followup - The follow-up box, open or closed.
+ * @csspart professional - Who gave an answer: name, role and time.
+ * @csspart waiting - Where the latest question stands (sent, being reviewed, answered) and how long answers usually take.
+ * @csspart followup - The follow-up box, or why no more can be asked.
  * @csspart followup-input - Its text area.
  * @csspart submit-button - Its send button.
- * @csspart notice - Messages: no consultation, load errors, why the box is closed, send errors.
+ * @csspart start-new-button - "Start a new consultation", once no more can be asked here.
+ * @csspart notice - Messages: no consultation, load errors, why no more can be asked, send errors.
  * @csspart retry-button - "Try again" in an error notice.
  *
  * @cssprop --consult-thread-gap - Space between the questions.
  * @cssprop --consult-thread-answer-background - Background of an answer.
+ * @cssprop --consult-thread-question-background - Background of the member's own messages.
  */
 export class ConsultThread extends SessionElement {
   static override styles = [...SessionElement.styles, statusStyles, styles];
@@ -66,15 +62,16 @@ export class ConsultThread extends SessionElement {
 
   static override watchesConsultations = true;
 
-  @state() private draft = '';
   @state() private sending = false;
   @state() private sendProblem?: SendProblem;
+  readonly #clock = new ClockController(this);
 
   private readonly localize = new LocalizeController(this, 'thread');
   readonly #focus = new FocusController(this);
-  readonly #draft = new DraftController<FollowupDraft>(
+  readonly #draft = new FollowupDraft(
+    this,
     () => this.user?.id,
-    () => this.consultationId && `followup:${this.consultationId}`,
+    () => this.consultationId,
   );
 
   /** The state whose consultation events this thread follows. */
@@ -103,7 +100,6 @@ export class ConsultThread extends SessionElement {
     return state.consultationStatus(id);
   }
 
-  #attempt?: { key: string; text: string };
   /** The follow-up on its way, which "Cancel sending" stops waiting for. */
   #sending?: AbortController;
 
@@ -127,8 +123,7 @@ export class ConsultThread extends SessionElement {
   /** Nothing of the previous member stays: the consultation, the follow-up draft, what was announced. */
   protected override memberChanged(): void {
     this.consultation = undefined;
-    this.draft = '';
-    this.#attempt = undefined;
+    this.#draft.forget();
     this.sendProblem = undefined;
   }
 
@@ -158,19 +153,12 @@ export class ConsultThread extends SessionElement {
       this.consultation = undefined;
     }
     if (idChanged) this.sendProblem = undefined;
-    if (idChanged || changed.has('user')) this.#restoreDraft();
+    if (idChanged || changed.has('user')) this.#draft.restore();
     this.#follow(this.isConnected ? this.memberState : undefined);
     // The page's record goes into the member state, which other views of it then share.
     if (this.consultation && this.user && this.consultation.userId === this.user.id)
       this.memberState?.apply(this.consultation);
     this.#loadIfNeeded();
-  }
-
-  protected override updated(changed: PropertyValues): void {
-    super.updated(changed);
-    // On screen: its answers are seen.
-    const id = this.consultationId;
-    if (id && this.isConnected && this.#record) this.memberState?.markSeen(id);
   }
 
   /** Reads the consultation once the member is known, unless the state has it or is reading it. */
@@ -235,39 +223,17 @@ export class ConsultThread extends SessionElement {
 
   /** Tells the member what changed between two records of the consultation on screen. */
   #told(previous: ConsultationView, next: ConsultationView): void {
-    const answered = next.questions.some(
-      (item, i) =>
-        item.answer !== undefined && previous.questions[i] && previous.questions[i].answer === undefined,
-    );
-    if (answered) {
-      // The same words as the session's own announcement of it: heard once.
+    const news = newsOf(previous, next);
+    // An answer in the same words as the session's own announcement of it: heard once.
+    if (news === 'answered') {
       this.announce(answeredWords(next, this.localize.language));
       this.emit(new ConsultAnsweredEvent({ consultationId: next.consultationId, status: next.status }));
-    } else if (next.status !== previous.status) {
-      if (next.status === 'claimed') this.announce(this.localize.t('working'));
-      if (next.status === 'closed') this.announce(this.localize.t('closedReason'));
-      if (next.status === 'canceled') this.announce(this.localize.t('canceledReason'));
-    }
-  }
-
-  #restoreDraft(): void {
-    const saved = this.#draft.load();
-    this.draft = saved?.text ?? '';
-    this.#attempt = saved?.attempt;
-  }
-
-  #saveDraft(): void {
-    this.#draft.save(
-      this.draft || this.#attempt
-        ? { text: this.draft, ...(this.#attempt ? { attempt: this.#attempt } : {}) }
-        : undefined,
-    );
+    } else if (news) this.announce(this.localize.t(news));
   }
 
   #onInput = (event: Event): void => {
-    this.draft = (event.target as HTMLTextAreaElement).value;
-    if (this.sendProblem === 'empty' && this.draft.trim()) this.sendProblem = undefined;
-    this.#saveDraft();
+    this.#draft.edit((event.target as HTMLTextAreaElement).value);
+    if (this.sendProblem === 'empty' && this.#draft.text.trim()) this.sendProblem = undefined;
   };
 
   #onKeydown = (event: KeyboardEvent): void => {
@@ -286,16 +252,14 @@ export class ConsultThread extends SessionElement {
       this.sendProblem = 'failed';
       return;
     }
-    const text = this.draft.trim();
+    const text = this.#draft.text.trim();
     if (!text) {
       this.sendProblem = 'empty';
       this.#focus.next('#followup-input');
       return;
     }
     // The same words after a failure keep their key, so the proxy cannot record them twice (S14).
-    const attempt = this.#attempt?.text === text ? this.#attempt : { key: newIdempotencyKey(), text };
-    this.#attempt = attempt;
-    this.#saveDraft();
+    const key = this.#draft.keyFor(text);
     const sending = new AbortController();
     this.#sending = sending;
     this.sending = true;
@@ -304,9 +268,7 @@ export class ConsultThread extends SessionElement {
       // The member's scope: if they sign out meanwhile, this rejects and nothing below runs (S21).
       // While the service cannot be reached it waits ("Waiting to send", cancellable) and goes out by
       // itself, with the same key, once the connection is back.
-      const updated = await state.addFollowUp(consultation.consultationId, text, attempt.key, sending.signal);
-      this.#attempt = undefined;
-      this.draft = '';
+      const updated = await state.addFollowUp(consultation.consultationId, text, key, sending.signal);
       this.#draft.clear();
       this.announce(this.localize.t('sent'));
       this.#focus.next(`#question-${updated.questions.length - 1}`);
@@ -336,14 +298,39 @@ export class ConsultThread extends SessionElement {
   };
 
   /** Why no more questions can be asked, or undefined while the box is open. */
-  #closedReason(c: ConsultationView): string | undefined {
-    const { localize } = this;
-    if (c.status === 'canceled') return localize.t('canceledReason');
-    if (c.status === 'closed' || this.sendProblem === 'closed') return localize.t('closedReason');
-    if (c.questions.length >= MAX_QUESTIONS_PER_CONSULTATION || this.sendProblem === 'limit') {
-      return localize.t('limitReached', { max: MAX_QUESTIONS_PER_CONSULTATION });
-    }
+  #ending(c: ConsultationView): Ending | undefined {
+    if (c.status === 'canceled') return 'canceled';
+    if (c.status === 'closed' || this.sendProblem === 'closed') return 'closed';
+    if (c.questions.length >= MAX_QUESTIONS_PER_CONSULTATION || this.sendProblem === 'limit') return 'limit';
     return undefined;
+  }
+
+  /**
+   * "Start a new consultation": the page's form takes the member, with any unsent follow-up text
+   * and focus in its box; without one, the partner routes `consult-start-new`.
+   */
+  #startNew = (): void => {
+    const c = this.#record;
+    const reason = c && this.#ending(c);
+    if (!c || !reason) return;
+    const form = findQuestionForm(this);
+    if (form) {
+      form.startWith(this.#draft.text.trim());
+      // The text is the form's now, kept in its own draft.
+      this.#draft.clear();
+    }
+    const handedTo = form ? 'consult-form' : 'none';
+    this.emit(new ConsultStartNewEvent({ consultationId: c.consultationId, reason, handedTo }));
+  };
+
+  /** An answer arriving above what the member reads or types does not move it. */
+  protected readonly keepInPlace = new KeepInPlaceController(this, '[part~="followup"]');
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    // On screen: its answers are seen.
+    const id = this.consultationId;
+    if (id && this.isConnected && this.#record) this.memberState?.markSeen(id);
   }
 
   protected override render() {
@@ -363,22 +350,7 @@ export class ConsultThread extends SessionElement {
     const { localize } = this;
     const record = this.#record;
     if (record) return this.#renderConsultation(record);
-    if (loading) {
-      // A question and an answer, shaped like the thread to come.
-      return html`<div class="loading">
-        <p class="visually-hidden">${localize.t('loading')}</p>
-        <div class="thread" aria-hidden="true">
-          <div class="item">
-            <span class="skeleton narrow"></span>
-            <span class="skeleton"></span>
-            <div class="reply placeholder">
-              <span class="skeleton narrow"></span><span class="skeleton"></span><span class="skeleton"></span
-              ><span class="skeleton short"></span>
-            </div>
-          </div>
-        </div>
-      </div>`;
-    }
+    if (loading) return loadingThread(localize.t('loading'));
     const load = this.#loadStatus;
     if (load.status === 'error') {
       const { error } = load;
@@ -395,110 +367,34 @@ export class ConsultThread extends SessionElement {
 
   #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
-    const professional = c.questions.findLast((q) => q.professional)?.professional;
-    return html`<h3 class="header" id="heading" tabindex="-1">
-        ${statusBadge(c.status, localize.language)}
-        ${
-          Number.isNaN(Date.parse(c.createdAt))
-            ? nothing
-            : html`<span class="date"
-                >${localize.t('askedOn', { date: localize.format.date(c.createdAt) })}</span
-              >`
-        }
-      </h3>
-      ${professional ? professionalCard(c, professional, this.localize) : nothing}
-      <ol class="thread" aria-label=${localize.t('thread')}>
-        ${c.questions.map((item, index) => this.#renderItem(c, item, index, professional))}
-      </ol>
-      ${this.#renderFollowup(c)}`;
-  }
-
-  #renderItem(
-    c: ConsultationView,
-    item: QuestionItem,
-    index: number,
-    shown: Professional | undefined,
-  ): TemplateResult {
-    const { localize } = this;
-    const waiting =
-      c.status === 'canceled' || c.status === 'closed'
-        ? localize.t('notAnswered')
-        : c.status === 'claimed'
-          ? item.professional
-            ? localize.t('workingNamed', { name: item.professional.name })
-            : localize.t('working')
-          : localize.t('waiting');
-    // Named under the answer only when someone other than the card's professional gave it.
-    const other = item.professional && item.professional.name !== shown?.name ? item.professional : undefined;
-    return html`<li class="item">
-      <div part="question" class="question" id="question-${index}" tabindex="-1">
-        <p class="label">${index === 0 ? localize.t('yourQuestion') : localize.t('followupQuestion')}</p>
-        <p class="question-text" dir="auto">${item.question}</p>
+    const date = Number.isNaN(Date.parse(c.createdAt)) ? undefined : localize.format.date(c.createdAt);
+    return html`<div class="header">
+        <h3 id="heading" tabindex="-1">
+          ${statusBadge(c.status, localize.language)}
+          ${date ? html`<span class="date">${localize.t('askedOn', { date })}</span>` : nothing}
+        </h3>
+        <p class="status-line">${statusLine(c, localize)}</p>
       </div>
-      ${
-        item.answer === undefined
-          ? html`<p class="waiting">${waiting}</p>`
-          : html`<div class="reply">
-              <p class="label">${localize.t('answer')}</p>
-              <div part="answer" class="markdown" dir="auto">
-                ${markdown(item.answer, this.resolvedLanguage)}
-              </div>
-              ${attachmentList(item.attachments ?? [], this.localize)}
-              ${other ? html`<p class="by">${localize.t('answeredByName', { name: other.name })}</p>` : nothing}
-            </div>`
-      }
-    </li>`;
-  }
-
-  #renderFollowup(c: ConsultationView): TemplateResult {
-    const { localize } = this;
-    const used = html`<p id="followup-count" class="count">
-      ${localize.t('used', { used: c.questions.length, max: MAX_QUESTIONS_PER_CONSULTATION })}
-    </p>`;
-    const reason = this.#closedReason(c);
-    if (reason) {
-      return html`<div part="followup" class="followup closed">
-        <p part="notice" class="notice" id="followup-notice" tabindex="-1">${reason}</p>
-        ${used}
-        ${
-          this.draft.trim()
-            ? html`<label for="unsent">${localize.t('unsent')}</label>
-                <textarea dir="auto" id="unsent" rows="3" readonly .value=${live(this.draft)}></textarea>`
-            : nothing
-        }
-      </div>`;
-    }
-    const problem =
-      this.sendProblem === 'empty'
-        ? localize.t('emptyQuestion')
-        : this.sendProblem === 'failed'
-          ? localize.t('sendFailed')
-          : undefined;
-    return html`<form part="followup" class="followup" novalidate @submit=${this.#onSubmit}>
-      <label for="followup-input">${localize.t('followupLabel')}</label>
-      <textarea
-        dir="auto"
-        id="followup-input"
-        part="followup-input"
-        rows="3"
-        maxlength=${MAX_QUESTION_LENGTH}
-        aria-describedby=${problem ? 'followup-count followup-error' : 'followup-count'}
-        aria-invalid=${this.sendProblem === 'empty' ? 'true' : 'false'}
-        ?readonly=${this.sending}
-        .value=${live(this.draft)}
-        @input=${this.#onInput}
-        @keydown=${this.#onKeydown}
-      ></textarea>
-      ${used}
-      ${
-        problem
-          ? html`<p id="followup-error" part="notice" class="notice error" role="alert">${problem}</p>`
-          : nothing
-      }
-      <button part="submit-button" class="primary" type="submit" ?disabled=${this.sending}>
-        ${this.sendLabel(this.sending, localize.t('send'), localize.t('sending'))}
-      </button>
-      ${this.renderCancelSend(this.sending, this.#cancelSend)}
-    </form>`;
+      ${conversation(c, {
+        localize,
+        language: this.resolvedLanguage,
+        now: this.#clock.now,
+        times: this.memberState?.messageTimes(c.consultationId),
+        replyHours: this.activeSession?.replyHours ?? 24,
+      })}
+      ${followup({
+        localize,
+        used: c.questions.length,
+        ending: this.#ending(c),
+        draft: this.#draft.text,
+        sending: this.sending,
+        problem: this.sendProblem === 'empty' || this.sendProblem === 'failed' ? this.sendProblem : undefined,
+        submitLabel: this.sendLabel(this.sending, localize.t('send'), localize.t('sending')),
+        cancelSend: this.renderCancelSend(this.sending, this.#cancelSend),
+        onInput: this.#onInput,
+        onKeydown: this.#onKeydown,
+        onSubmit: this.#onSubmit,
+        onStartNew: this.#startNew,
+      })}`;
   }
 }

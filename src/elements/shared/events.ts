@@ -71,6 +71,26 @@ export class NavigatorHandoffEvent extends ConsultEvent<{
   }
 }
 
+/**
+ * The member chose "Start a new consultation" where a consultation ended (its question limit
+ * reached, closed or canceled); `handedTo` says whether the page's form took it. Their unsent text
+ * goes to the form directly, never in the event.
+ */
+export class ConsultStartNewEvent extends ConsultEvent<{
+  consultationId: string;
+  reason: 'limit' | 'closed' | 'canceled';
+  handedTo: 'consult-form' | 'none';
+}> {
+  static readonly eventName = 'consult-start-new';
+  constructor(detail: {
+    consultationId: string;
+    reason: 'limit' | 'closed' | 'canceled';
+    handedTo: 'consult-form' | 'none';
+  }) {
+    super(ConsultStartNewEvent.eventName, detail);
+  }
+}
+
 /** The session ended and could not be renewed: the partner should sign the member in again. */
 export class SessionExpiredEvent extends ConsultEvent<{ reason: 'expired' | 'signed-out' | 'refused' }> {
   static readonly eventName = 'session-expired';
@@ -100,6 +120,7 @@ declare global {
     'consult-submitted': ConsultSubmittedEvent;
     'consult-answered': ConsultAnsweredEvent;
     'consult-followup': ConsultFollowupEvent;
+    'consult-start-new': ConsultStartNewEvent;
     'navigator-message': NavigatorMessageEvent;
     'navigator-handoff': NavigatorHandoffEvent;
     'prescription-submitted': PrescriptionSubmittedEvent;

@@ -9,8 +9,15 @@ import { translate } from './localize.js';
 
 /** The badge's colors; an element adds them to its `static styles`. */
 export const statusStyles = css`
+  /* A chip: the same shape wherever a status shows, its color from the status. */
   .badge {
+    display: inline-block;
+    padding: 0.0625rem 0.5rem;
+    border-radius: 999px;
+    font-size: 0.8125rem;
+    font-weight: 600;
     color: var(--_text);
+    background: color-mix(in srgb, currentColor 12%, transparent);
   }
   .status-open,
   .status-claimed {
