@@ -618,7 +618,7 @@ describe('<consult-thread>', () => {
       expect(headings).to.deep.equal(['Your question', 'Your follow-up question']);
       // Who answered, on the answer, and in the words at the top.
       expect($(element, '[part=professional] .sender')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal(
-        'Priya NairClinical Pharmacist',
+        'Priya Nair, Clinical Pharmacist',
       );
       expect($(element, '[part=professional] .role')!.textContent).to.equal('Clinical Pharmacist');
       expect($(element, '.message.theirs .avatar')!.textContent).to.equal('PN');
@@ -672,34 +672,37 @@ describe('<consult-thread>', () => {
       expect(times.map((t) => t.getAttribute('datetime'))).to.deep.equal(['2026-03-04T10:00:00.000Z']);
     });
 
+    it('keeps what the member types in place when an answer arrives above it', async () => {
+      const long = 'My ankle is swollen after a fall last week, and it hurts when I walk. '.repeat(6);
+      const { backend, element, consultationId } = await newThread([long, long]);
+      // As in browsers without scroll anchoring (Safari): the element keeps the place itself.
+      document.documentElement.style.overflowAnchor = 'none';
+      const box = () => $(element, '[part=followup]')!;
+      // Scrolled to the follow-up box, as a member typing in it is.
+      box().scrollIntoView({ block: 'end' });
+      $<HTMLTextAreaElement>(element, '[part=followup-input]')!.focus();
+      await sendKeys({ type: 'And ice?' });
+      const before = box().getBoundingClientRect().top;
+      expect(before).to.be.lessThan(innerHeight);
+      expect(box().getBoundingClientRect().bottom).to.be.greaterThan(0);
+
+      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/answer`, {
+        answer:
+          'Rest it.\n\n- Ice for 20 minutes\n- Raise it\n- Compress it\n\nSee a doctor if you **cannot walk**.',
+      });
+      await waitUntil(() => $(element, '[part=answer] strong'), 'the answer arrives above', {
+        timeout: 5000,
+      });
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      expect(Math.round(box().getBoundingClientRect().top)).to.equal(Math.round(before));
+      expect($<HTMLTextAreaElement>(element, '[part=followup-input]')!.value).to.equal('And ice?');
+      expect(element.shadowRoot!.activeElement?.id).to.equal('followup-input');
+      document.documentElement.style.overflowAnchor = '';
+    });
+
     describe('on a phone', () => {
       before(() => setViewport({ width: 375, height: 640 }));
       after(() => setViewport({ width: 800, height: 600 }));
-
-      it('keeps the follow-up box within reach, and still when an answer arrives above it', async () => {
-        const long = 'My ankle is swollen after a fall last week, and it hurts when I walk. '.repeat(6);
-        const { backend, element, consultationId } = await newThread([long, long]);
-        const box = () => $(element, '[part=followup]')!;
-        // Scrolled to the follow-up box, as a member typing in it is.
-        box().scrollIntoView({ block: 'end' });
-        $<HTMLTextAreaElement>(element, '[part=followup-input]')!.focus();
-        await sendKeys({ type: 'And ice?' });
-        const before = box().getBoundingClientRect().top;
-        expect(before).to.be.lessThan(innerHeight);
-        expect(box().getBoundingClientRect().bottom).to.be.greaterThan(0);
-
-        await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/answer`, {
-          answer:
-            'Rest it.\n\n- Ice for 20 minutes\n- Raise it\n- Compress it\n\nSee a doctor if you **cannot walk**.',
-        });
-        await waitUntil(() => $(element, '[part=answer] strong'), 'the answer arrives above', {
-          timeout: 5000,
-        });
-        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-        expect(Math.round(box().getBoundingClientRect().top)).to.equal(Math.round(before));
-        expect($<HTMLTextAreaElement>(element, '[part=followup-input]')!.value).to.equal('And ice?');
-        expect(element.shadowRoot!.activeElement?.id).to.equal('followup-input');
-      });
 
       it('keeps the follow-up box at the bottom of the screen in a long thread', async () => {
         const long =

@@ -461,4 +461,47 @@ describe('the member state', () => {
       assert.deepEqual(session.state.unread, []);
     });
   });
+
+  describe('when messages arrived', () => {
+    const isoNear = (iso: string | undefined, from: number) => {
+      const at = Date.parse(iso ?? '');
+      return !Number.isNaN(at) && at >= from - 5 && at <= Date.now() + 5;
+    };
+
+    it('knows the times of what arrived on this page, and gives none to what was already there', async () => {
+      const session = signedIn();
+      await session.ready();
+      await session.state.loadHistory();
+      // Read for the first time: its first question dates from the case, its answers from nobody knows when.
+      const seeded = session.state.consultations.find((c) =>
+        c.questions.some((q) => q.answer !== undefined),
+      )!;
+      const earlier = session.state.messageTimes(seeded.consultationId)!;
+      assert.equal(earlier.questions[0], seeded.createdAt);
+      assert.deepEqual(
+        earlier.answers.filter((at) => at !== undefined),
+        [],
+        'no made-up time for an answer that was already there',
+      );
+
+      const start = Date.now();
+      const created = await session.state.createConsultation(['Can I run with shin splints?'], 'key-times-1');
+      await proxy.sandbox.control(`/consultations/${created.consultationId}/answer`, {
+        answer: 'Rest them for **two weeks**.',
+      });
+      await session.state.load(created.consultationId, { fresh: true });
+      const followedUp = Date.now();
+      await session.state.addFollowUp(created.consultationId, 'And then?', 'key-times-2');
+      const times = session.state.messageTimes(created.consultationId)!;
+      assert.equal(times.questions[0], created.createdAt);
+      assert.ok(isoNear(times.answers[0], start), `the answer arrived now: ${times.answers[0]}`);
+      assert.ok(
+        isoNear(times.questions[1], followedUp),
+        `the follow-up was asked now: ${times.questions[1]}`,
+      );
+      assert.equal(times.answers[1], undefined, 'not answered yet');
+      // Ids and times only: nothing the member or the doctor wrote.
+      assert.doesNotMatch(JSON.stringify(times), /shin|weeks|then/i);
+    });
+  });
 });

@@ -115,8 +115,8 @@ export const styles = css`
     font-weight: 600;
     color: var(--_text);
   }
-  .sender .role::before {
-    content: ', ';
+  .sender .role {
+    margin-inline-start: 0.375em;
   }
   .not-answered {
     color: var(--_muted);
@@ -225,17 +225,26 @@ export const styles = css`
   .followup.ended button {
     justify-self: start;
   }
-  /* On a phone the follow-up box stays within reach at the bottom of the screen in a long thread. */
+  /* On a phone the follow-up box stays within reach at the bottom of the screen in a long thread, compact. */
   @media (max-width: 40rem) {
     form.followup {
       position: sticky;
       inset-block-end: 0;
       z-index: 1;
-      padding-block-end: 0.5rem;
+      gap: 0.375rem;
+      padding-block: 0.5rem;
       background: var(--_surface);
+      box-shadow: 0 -0.5rem 0.75rem -0.75rem color-mix(in srgb, var(--_text) 40%, transparent);
+    }
+    form.followup label {
+      font-size: 0.875em;
     }
     form.followup textarea {
-      min-block-size: 3.5rem;
+      block-size: 3rem;
+      min-block-size: 3rem;
+    }
+    form.followup .count {
+      font-size: 0.8125em;
     }
   }
   .count {

@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import type { ConsultationView } from '../../client/browser-types.js';
@@ -367,12 +367,8 @@ export class ConsultThread extends SessionElement {
 
   #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
-    const date = Number.isNaN(Date.parse(c.createdAt)) ? undefined : localize.format.date(c.createdAt);
     return html`<div class="header">
-        <h3 id="heading" tabindex="-1">
-          ${statusBadge(c.status, localize.language)}
-          ${date ? html`<span class="date">${localize.t('askedOn', { date })}</span>` : nothing}
-        </h3>
+        <h3 id="heading" tabindex="-1">${statusBadge(c.status, localize.language)}</h3>
         <p class="status-line">${statusLine(c, localize)}</p>
       </div>
       ${conversation(c, {

@@ -109,7 +109,10 @@ function answer(
             ${
               p
                 ? html`<span class="name" dir="auto">${p.name}</span>${
-                      p.title ? html`<span class="role" dir="auto">${p.title}</span>` : nothing
+                      p.title
+                        ? html`<span class="visually-hidden">, </span
+                            ><span class="role" dir="auto">${p.title}</span>`
+                        : nothing
                     }`
                 : localize.t('answer')
             }

@@ -196,7 +196,6 @@ const ar: Translation = {
     retry: 'إعادة المحاولة',
     none: 'لم يتم اختيار أي استشارة.',
     thread: 'الأسئلة والأجوبة',
-    askedOn: 'تاريخ السؤال: {date}',
     yourQuestion: 'سؤالك',
     followupQuestion: 'سؤال المتابعة',
     answer: 'الإجابة',

@@ -141,7 +141,6 @@ const de: Translation = {
     retry: 'Erneut versuchen',
     none: 'Keine Beratung ausgewählt.',
     thread: 'Fragen und Antworten',
-    askedOn: 'Gestellt am {date}',
     yourQuestion: 'Ihre Frage',
     followupQuestion: 'Ihre Folgefrage',
     answer: 'Antwort',

@@ -134,7 +134,6 @@ const en = {
     retry: 'Try again',
     none: 'No consultation is selected.',
     thread: 'Questions and answers',
-    askedOn: 'Asked on {date}',
     yourQuestion: 'Your question',
     followupQuestion: 'Your follow-up question',
     answer: 'Answer',

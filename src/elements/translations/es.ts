@@ -169,7 +169,6 @@ const es: Translation = {
     retry: 'Reintentar',
     none: 'No hay ninguna consulta seleccionada.',
     thread: 'Preguntas y respuestas',
-    askedOn: 'Enviada el {date}',
     yourQuestion: 'Tu pregunta',
     followupQuestion: 'Tu pregunta de seguimiento',
     answer: 'Respuesta',

@@ -169,7 +169,6 @@ const fr: Translation = {
     retry: 'Réessayer',
     none: 'Aucune consultation sélectionnée.',
     thread: 'Questions et réponses',
-    askedOn: 'Posée le {date}',
     yourQuestion: 'Votre question',
     followupQuestion: 'Votre question complémentaire',
     answer: 'Réponse',

@@ -132,7 +132,6 @@ const nl: Translation = {
     retry: 'Opnieuw proberen',
     none: 'Er is geen consult geselecteerd.',
     thread: 'Vragen en antwoorden',
-    askedOn: 'Gesteld op {date}',
     yourQuestion: 'Uw vraag',
     followupQuestion: 'Uw vervolgvraag',
     answer: 'Antwoord',
