@@ -1,10 +1,13 @@
 /**
  * `npm run screenshots`: the demo portal as members see it, in headless Chromium, at 1280 px and
- * 375 px wide, light and dark, English and Arabic, written to `docs/screenshots/`. The demo runs
- * on free ports with its simulated professionals, exactly as `npm start` runs it.
+ * 375 px wide, light and dark, English and Arabic, written to `docs/screenshots/`; then the
+ * conversation gallery of the README (a thread with two answers, waiting, the limit reached,
+ * closed, an urgent navigator reply, a sent prescription request), each element on its own at
+ * 1280 px light, 375 px dark and in Arabic. The demo runs on free ports with its simulated
+ * professionals, exactly as `npm start` runs it.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { startDemoStack } from '../demo/stack.js';
 import { CHROMIUM_ARGS, findChromium } from './find-chromium.mjs';
 
@@ -45,6 +48,90 @@ const VIEWS = [
     send: 'هل يمكنني تناول الإيبوبروفين؟',
   },
 ] as const;
+
+
+/** How the gallery's pictures are taken: wide and light, a phone in dark mode, and in Arabic. */
+const GALLERY_VARIANTS = [
+  { suffix: 'wide', width: 1280, height: 900, scheme: 'light', lang: '' },
+  { suffix: 'phone-dark', width: 375, height: 812, scheme: 'dark', lang: '' },
+  { suffix: 'arabic', width: 1280, height: 900, scheme: 'light', lang: 'ar' },
+] as const;
+
+const inHistory = (page: Page, selector: string) => page.locator(`case-history consult-thread ${selector}`);
+
+/** Opens the member's `index`th consultation in the list. */
+async function openCase(page: Page, index: number): Promise<void> {
+  await page.locator('case-history [part~="item"]').nth(index).click();
+  await inHistory(page, '[part~="question"]').first().waitFor({ timeout: 15_000 });
+}
+
+/** Each scene brings the page to a state and names the element to picture. */
+const GALLERY_SCENES: { name: string; target: string; act(page: Page): Promise<void> }[] = [
+  {
+    name: 'thread-answers',
+    target: 'case-history',
+    // Alex's rash case: two questions, each answered.
+    act: async (page) => {
+      await openCase(page, 2);
+      await inHistory(page, '[part~="answer"] p').nth(1).waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'thread-waiting',
+    target: 'case-history',
+    act: async (page) => {
+      const question = page.locator('consult-form textarea').first();
+      await question.click();
+      await question.pressSequentially('I have had a dry cough for two weeks. Should I worry?');
+      await page.locator('consult-form [part~="submit-button"]').click();
+      await inHistory(page, '[part~="waiting"]').waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'thread-limit',
+    target: 'case-history',
+    act: async (page) => {
+      await openCase(page, 2);
+      const box = inHistory(page, '[part~="followup-input"]');
+      await box.click();
+      await box.pressSequentially('Can I use it on my child as well?');
+      await inHistory(page, '[part~="submit-button"]').click();
+      await inHistory(page, '[part~="start-new-button"]').waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'thread-closed',
+    target: 'case-history',
+    act: async (page) => {
+      await openCase(page, 3);
+      await inHistory(page, '[part~="start-new-button"]').waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'navigator-urgent',
+    target: 'navigator-chat',
+    act: async (page) => {
+      const box = page.locator('navigator-chat textarea');
+      await box.click();
+      await box.pressSequentially('I have crushing chest pain and my left arm feels numb');
+      await box.press('Enter');
+      await page.locator('navigator-chat .message.urgent').waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'prescription-sent',
+    target: 'prescription-request',
+    act: async (page) => {
+      const form = page.locator('prescription-request');
+      const fields = form.locator('textarea, input[type="text"]');
+      for (let i = 0; i < (await fields.count()); i++) await fields.nth(i).fill('Salbutamol inhaler, as before');
+      const yes = form.locator('input[type="radio"]');
+      for (let i = 0; i < (await yes.count()); i += 2) await yes.nth(i).check();
+      await form.locator('[part~="submit-button"]').click();
+      await form.locator('[part~="notice"], [part~="sent"]').first().waitFor({ timeout: 15_000 });
+    },
+  },
+];
 
 mkdirSync(OUT, { recursive: true });
 const stack = await startDemoStack({ port: 0, sandbox: { port: 0 }, logger: () => undefined });
@@ -106,6 +193,36 @@ try {
     await page.screenshot({ path: `${OUT}/${view.name}.png`, fullPage: process.argv.includes('--full') });
     console.log(`${OUT}/${view.name}.png`);
     await context.close();
+  }
+  for (const variant of GALLERY_VARIANTS) {
+    for (const scene of GALLERY_SCENES) {
+      // A fresh demo per picture: each scene starts from the seeded data.
+      stack.sandbox.sandbox.reset();
+      const context = await browser.newContext({
+        viewport: { width: variant.width, height: variant.height },
+        colorScheme: variant.scheme,
+        deviceScaleFactor: 1,
+      });
+      const { hostname } = new URL(stack.url);
+      await context.addCookies([
+        { name: 'portal_member', value: 'alex', domain: hostname, path: '/' },
+        { name: 'portal_member_hint', value: 'alex', domain: hostname, path: '/' },
+      ]);
+      const page = await context.newPage();
+      await page.goto(`${stack.url}/`);
+      await page.locator('case-history [part~="item"]').first().waitFor({ timeout: 15_000 });
+      if (variant.lang) await page.selectOption('#language', variant.lang);
+      try {
+        await scene.act(page);
+        await page.waitForTimeout(300);
+        const path = `${OUT}/${scene.name}-${variant.suffix}.png`;
+        await page.locator(scene.target).screenshot({ path });
+        console.log(path);
+      } catch (error) {
+        console.error(`${scene.name}-${variant.suffix}: ${(error as Error).message.split('\n')[0]}`);
+      }
+      await context.close();
+    }
   }
 } finally {
   await browser.close();

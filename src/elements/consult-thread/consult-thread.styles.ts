@@ -115,8 +115,12 @@ export const styles = css`
     font-weight: 600;
     color: var(--_text);
   }
-  .sender .role {
-    margin-inline-start: 0.375em;
+  /* Name and role side by side in either direction, whatever script each is in. */
+  .sender {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+    column-gap: 0.375em;
   }
   .not-answered {
     color: var(--_muted);
@@ -150,7 +154,8 @@ export const styles = css`
   .steps .done {
     color: var(--_success);
   }
-  .steps .done .dot {
+  .steps .done .dot,
+  .steps .current .dot {
     background: currentColor;
   }
   .steps .current {
