@@ -87,7 +87,7 @@ const ar: Translation = {
     closed: 'مغلقة',
   },
   form: {
-    checking: 'جارٍ التحقق من اشتراكك قبل الإرسال…',
+    checking: 'جارٍ التحقق من خطتك قبل الإرسال…',
     loadFailed: 'تعذّر التحقق من خطتك.',
     retry: 'إعادة المحاولة',
     formLabel: 'اسأل طبيبًا',

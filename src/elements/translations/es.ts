@@ -79,7 +79,7 @@ const es: Translation = {
     closed: 'Cerrada',
   },
   form: {
-    checking: 'Comprobando tu plan antes de enviar…',
+    checking: 'Comprobando su plan antes de enviar…',
     loadFailed: 'No pudimos comprobar tu plan.',
     retry: 'Reintentar',
     formLabel: 'Preguntar a un médico',

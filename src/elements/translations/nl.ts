@@ -70,7 +70,7 @@ const nl: Translation = {
     closed: 'Afgesloten',
   },
   form: {
-    checking: 'Uw abonnement wordt gecontroleerd voordat u kunt versturen…',
+    checking: 'Uw pakket wordt gecontroleerd voordat u kunt versturen…',
     loadFailed: 'We konden uw abonnement niet controleren.',
     retry: 'Opnieuw proberen',
     formLabel: 'Een arts een vraag stellen',
