@@ -71,7 +71,7 @@ const nl: Translation = {
   },
   form: {
     checking: 'Uw pakket wordt gecontroleerd voordat u kunt versturen…',
-    loadFailed: 'We konden uw abonnement niet controleren.',
+    loadFailed: 'We konden uw pakket niet controleren.',
     retry: 'Opnieuw proberen',
     formLabel: 'Een arts een vraag stellen',
     emergency:
