@@ -2,7 +2,6 @@ import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import type { ConsultationView } from '../../client/browser-types.js';
-import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { errorNotice, SessionElement } from '../shared/consult-element.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent, ConsultStartNewEvent } from '../shared/events.js';
@@ -10,7 +9,8 @@ import { findQuestionForm } from '../shared/handoff.js';
 import { KeepInPlaceController } from '../shared/keep-in-place.js';
 import { ClockController } from '../shared/clock.js';
 import { conversation, loadingThread, newsOf, statusLine } from './messages.js';
-import { followup, type Ending } from './followup.js';
+import { endingOf, followup, type Ending } from './followup.js';
+import { handedOver } from './handed-over.js';
 import { FollowupDraft } from './followup-draft.js';
 import { LocalizeController } from '../shared/localize.js';
 import { preloadMarkdown } from '../shared/markdown.js';
@@ -129,29 +129,16 @@ export class ConsultThread extends SessionElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    const before = changed.get('consultation') as ConsultationView | undefined;
-    if (
-      before &&
-      this.consultation?.consultationId === before.consultationId &&
-      isOlder(this.consultation, before)
-    ) {
-      // A page that renders again hands back the record it first gave: the newer one stays.
-      this.consultation = before;
-    }
-    let idChanged = changed.has('consultationId');
-    // A consultation set on its own brings its id; set together with another id, the id wins.
-    if (
-      changed.has('consultation') &&
-      this.consultation &&
-      !idChanged &&
-      this.consultation.consultationId !== this.consultationId
-    ) {
-      this.consultationId = this.consultation.consultationId;
-      idChanged = true;
-    }
-    if (this.consultation && this.consultation.consultationId !== this.consultationId) {
-      this.consultation = undefined;
-    }
+    const shown = handedOver({
+      consultation: this.consultation,
+      consultationId: this.consultationId,
+      before: changed.get('consultation') as ConsultationView | undefined,
+      consultationSet: changed.has('consultation'),
+      idSet: changed.has('consultationId'),
+    });
+    this.consultation = shown.consultation;
+    this.consultationId = shown.consultationId;
+    const idChanged = shown.idChanged;
     if (idChanged) this.sendProblem = undefined;
     if (idChanged || changed.has('user')) this.#draft.restore();
     this.#follow(this.isConnected ? this.memberState : undefined);
@@ -299,10 +286,10 @@ export class ConsultThread extends SessionElement {
 
   /** Why no more questions can be asked, or undefined while the box is open. */
   #ending(c: ConsultationView): Ending | undefined {
-    if (c.status === 'canceled') return 'canceled';
-    if (c.status === 'closed' || this.sendProblem === 'closed') return 'closed';
-    if (c.questions.length >= MAX_QUESTIONS_PER_CONSULTATION || this.sendProblem === 'limit') return 'limit';
-    return undefined;
+    return endingOf(
+      c,
+      this.sendProblem === 'limit' || this.sendProblem === 'closed' ? this.sendProblem : undefined,
+    );
   }
 
   /**

@@ -5,11 +5,20 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
+import type { ConsultationView } from '../../client/browser-types.js';
 import { MAX_QUESTION_LENGTH, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import type { LocalizeController } from '../shared/localize.js';
 
 /** Why no more questions can be asked here. */
 export type Ending = 'limit' | 'closed' | 'canceled';
+
+/** Why no more questions can be asked, from the record or from what the service said on a send. */
+export function endingOf(c: ConsultationView, refused?: 'limit' | 'closed'): Ending | undefined {
+  if (c.status === 'canceled') return 'canceled';
+  if (c.status === 'closed' || refused === 'closed') return 'closed';
+  if (c.questions.length >= MAX_QUESTIONS_PER_CONSULTATION || refused === 'limit') return 'limit';
+  return undefined;
+}
 
 export interface FollowupView {
   localize: LocalizeController<'thread'>;
