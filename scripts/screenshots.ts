@@ -19,6 +19,8 @@ const VIEWS = [
   { name: 'phone-dark', width: 375, height: 812, scheme: 'dark', member: 'alex' },
   { name: 'wide-arabic', width: 1280, height: 900, scheme: 'light', member: 'noor' },
   { name: 'phone-arabic', width: 375, height: 812, scheme: 'light', member: 'noor' },
+  // A member whose plan does not include doctors: each card as tall as what it says.
+  { name: 'phone-no-plan', width: 375, height: 812, scheme: 'light', member: 'sam' },
   // An answered consultation opened from the list: the thread with its professional.
   { name: 'wide-thread', width: 1280, height: 900, scheme: 'light', member: 'alex', open: 2 },
   { name: 'phone-thread-dark', width: 375, height: 812, scheme: 'dark', member: 'alex', open: 2 },
@@ -49,7 +51,6 @@ const VIEWS = [
   },
 ] as const;
 
-
 /** How the gallery's pictures are taken: wide and light, a phone in dark mode, and in Arabic. */
 const GALLERY_VARIANTS = [
   { suffix: 'wide', width: 1280, height: 900, scheme: 'light', lang: '' },
@@ -66,6 +67,8 @@ async function openCase(page: Page, index: number): Promise<void> {
 }
 
 /** Each scene brings the page to a state and names the element to picture. */
+const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+
 const GALLERY_SCENES: { name: string; target: string; act(page: Page): Promise<void> }[] = [
   {
     name: 'thread-answers',
@@ -124,7 +127,8 @@ const GALLERY_SCENES: { name: string; target: string; act(page: Page): Promise<v
     act: async (page) => {
       const form = page.locator('prescription-request');
       const fields = form.locator('textarea, input[type="text"]');
-      for (let i = 0; i < (await fields.count()); i++) await fields.nth(i).fill('Salbutamol inhaler, as before');
+      for (let i = 0; i < (await fields.count()); i++)
+        await fields.nth(i).fill('Salbutamol inhaler, as before');
       const yes = form.locator('input[type="radio"]');
       for (let i = 0; i < (await yes.count()); i += 2) await yes.nth(i).check();
       await form.locator('[part~="submit-button"]').click();
@@ -141,7 +145,7 @@ const browser = await chromium.launch({
   args: CHROMIUM_ARGS,
 });
 try {
-  for (const view of VIEWS) {
+  for (const view of VIEWS.filter((v) => !ONLY || v.name.startsWith(ONLY))) {
     const context = await browser.newContext({
       viewport: { width: view.width, height: view.height },
       colorScheme: view.scheme,
@@ -156,9 +160,7 @@ try {
     await page.goto(`${stack.url}/`);
     // The event stream stays open, so the page never goes idle: wait for the member's list instead.
     await page.waitForFunction(
-      () =>
-        (document.querySelector('case-history')?.shadowRoot?.querySelectorAll('[part~=item]').length ?? 0) >
-        0,
+      () => document.querySelector('case-history')?.shadowRoot?.querySelector('[part~=item], [part~=empty]'),
       null,
       { timeout: 15_000 },
     );
@@ -195,7 +197,7 @@ try {
     await context.close();
   }
   for (const variant of GALLERY_VARIANTS) {
-    for (const scene of GALLERY_SCENES) {
+    for (const scene of GALLERY_SCENES.filter((g) => !ONLY || g.name.startsWith(ONLY))) {
       // A fresh demo per picture: each scene starts from the seeded data.
       stack.sandbox.sandbox.reset();
       const context = await browser.newContext({
