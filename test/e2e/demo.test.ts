@@ -218,12 +218,43 @@ describe('the demo portal in Chromium', () => {
     await context.close();
   });
 
+  it('takes Alex from a closed case into a new question, with focus in the form', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const { page, violations, errors } = await openPortal(context);
+    // Alex's sleep question is closed: the thread says so once and offers the way forward.
+    await page
+      .locator('case-history [part~="item"]', { hasText: 'waking up at 4am' })
+      .click({ timeout: 10_000 });
+    const startNew = page.locator('case-history consult-thread [part~="start-new-button"]');
+    await startNew.waitFor({ timeout: 10_000 });
+    const thread = page.locator('case-history consult-thread');
+    assert.equal(await thread.getByText('This consultation is closed.').count(), 1);
+    assert.equal(await thread.getByText('questions used').count(), 0, 'no question counter on a closed case');
+    await startNew.click();
+    // The form, far above on a phone, takes focus in its box.
+    await page.waitForFunction(
+      () => document.querySelector('consult-form')?.shadowRoot?.activeElement?.localName === 'textarea',
+      undefined,
+      { timeout: 10_000 },
+    );
+    const box = page.locator('consult-form textarea').first();
+    assert.ok(await box.isVisible());
+    await page.keyboard.type('Still waking at 4am.');
+    assert.equal(await box.inputValue(), 'Still waking at 4am.');
+    assert.deepEqual(violations, []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('shows Sam the no-subscription state and Noor the portal right to left', async () => {
     const context = await browser.newContext();
     const { page } = await openPortal(context);
     await page.locator('#member').selectOption('sam');
     await page.locator('#sign-in button[type=submit]').click();
-    await page.locator('#ask').getByText('Northwind Plus plan').waitFor({ timeout: 10_000 });
+    await page
+      .locator('#ask')
+      .getByText('Once your plan includes doctor questions')
+      .waitFor({ timeout: 10_000 });
     // Nothing on Sam's page says doctor questions are part of the plan he does not have.
     const pageText = await page.evaluate(() => document.body.innerText);
     assert.doesNotMatch(pageText, /included in your/i);
