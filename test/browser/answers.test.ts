@@ -158,7 +158,9 @@ describe('answers as members read them', () => {
       questions: [{ ...english.questions[0]!, question: 'هل يمكنني تناول الدواء مع الطعام؟' }],
     };
     const englishThread = await threadShowing(arabic);
-    expect(englishThread.shadowRoot!.querySelector('[part=question] .text')!.matches(':dir(rtl)')).to.equal(true);
+    expect(englishThread.shadowRoot!.querySelector('[part=question] .text')!.matches(':dir(rtl)')).to.equal(
+      true,
+    );
     expect(englishThread.shadowRoot!.querySelector('#followup-input')!.getAttribute('dir')).to.equal('auto');
     await expect(arabicThread).to.be.accessible();
   });
