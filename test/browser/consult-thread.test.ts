@@ -700,6 +700,27 @@ describe('<consult-thread>', () => {
       document.documentElement.style.overflowAnchor = '';
     });
 
+    it('keeps what the member reads in place when an answer arrives above it', async () => {
+      const long = 'The rash on my arm spreads a little each day and itches most at night. '.repeat(8);
+      const { backend, element, consultationId } = await newThread([long, long, long]);
+      document.documentElement.style.overflowAnchor = 'none';
+      // Reading the third question, near the top of the screen; nothing has focus.
+      const third = () => $(element, '#question-2')!;
+      window.scrollBy(0, third().getBoundingClientRect().top - 40);
+      (document.activeElement as HTMLElement | null)?.blur();
+      const before = third().getBoundingClientRect().top;
+      await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/answer`, {
+        answer:
+          'Try a **fragrance-free** cream.\n\n- Twice a day\n- After washing\n\nSee a doctor if it blisters.',
+      });
+      await waitUntil(() => $(element, '[part=answer] strong'), 'the answer arrives above', {
+        timeout: 5000,
+      });
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      expect(Math.round(third().getBoundingClientRect().top)).to.equal(Math.round(before));
+      document.documentElement.style.overflowAnchor = '';
+    });
+
     describe('on a phone', () => {
       before(() => setViewport({ width: 375, height: 640 }));
       after(() => setViewport({ width: 800, height: 600 }));

@@ -311,7 +311,7 @@ export class ConsultThread extends SessionElement {
   };
 
   /** An answer arriving above what the member reads or types does not move it. */
-  protected readonly keepInPlace = new KeepInPlaceController(this, '[part~="followup"]');
+  protected readonly keepInPlace = new KeepInPlaceController(this, '[part~="followup"]', '.message');
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
