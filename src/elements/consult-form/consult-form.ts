@@ -172,10 +172,6 @@ export class ConsultForm extends SessionElement {
     return questionError(question, index, this.triedToSend, this.localize);
   }
 
-  #onInput(id: number, event: Event): void {
-    this.#draft.edit(id, (event.target as HTMLTextAreaElement).value);
-  }
-
   #onKeydown(event: KeyboardEvent): void {
     // Ctrl+Enter (⌘+Enter) sends, as in most message boxes; Enter alone is a new line.
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
@@ -299,7 +295,12 @@ export class ConsultForm extends SessionElement {
       const eligibility = this.refused ?? plan.value;
       if (eligibility === 'no-subscription') content = refusalNotice('no-subscription', localize);
       else if (eligibility === 'inactive') content = refusalNotice('inactive', localize);
-      else if (this.submitted) content = this.#renderSubmitted(this.submitted.consultationId);
+      else if (this.submitted)
+        content = sentHere(localize, {
+          answered: this.answered,
+          thread: this.#renderThread(this.submitted.consultationId),
+          onAskAnother: () => this.#askAnother(),
+        });
       else content = this.#renderForm();
     }
     return html`<div part="base" lang=${localize.language} dir=${localize.dir}>
@@ -313,14 +314,6 @@ export class ConsultForm extends SessionElement {
       ? this.localize.t('loadFailed')
       : translate(this.localize.language, 'session', 'signInFailed');
     return errorNotice(text, this.localize.t('retry'), () => this.#retryLoad());
-  }
-
-  #renderSubmitted(consultationId: string) {
-    return sentHere(this.localize, {
-      answered: this.answered,
-      thread: this.#renderThread(consultationId),
-      onAskAnother: () => this.#askAnother(),
-    });
   }
 
   /** The new consultation's thread, under the name ConsultThread is registered as (see `dependencies`). */
@@ -362,22 +355,19 @@ export class ConsultForm extends SessionElement {
       sendError: this.sendError,
       submitLabel: this.sendLabel(busy, localize.t('submit'), localize.t('sending')),
       cancelSend: this.renderCancelSend(busy, this.#cancelSend),
-      question: (q, index) => this.#renderQuestion(q, index),
+      question: (q, index) =>
+        questionField(q, index, {
+          error: this.#errorOf(q, index),
+          busy,
+          localize,
+          onInput: (event) => this.#draft.edit(q.id, (event.target as HTMLTextAreaElement).value),
+          onKeydown: (event) => this.#onKeydown(event),
+          onRemove: () => this.#remove(q.id),
+        }),
       onSubmit: (event) => this.#onSubmit(event),
       onAdd: () => this.#add(),
       onRetry: () => void this.#submit(),
       onOpenSent: () => sentTo && this.memberState?.requestOpen(sentTo.consultationId),
-    });
-  }
-
-  #renderQuestion(question: Question, index: number) {
-    return questionField(question, index, {
-      error: this.#errorOf(question, index),
-      busy: this.busy,
-      localize: this.localize,
-      onInput: (event) => this.#onInput(question.id, event),
-      onKeydown: (event) => this.#onKeydown(event),
-      onRemove: () => this.#remove(question.id),
     });
   }
 }
