@@ -64,7 +64,7 @@ export const ConsultThread = createComponent({
   },
 });
 
-/** `<navigator-chat>`: A chat with the health navigator: general health guidance, and a hand-over to a doctor's question form when the navigator suggests one. The conversation starts when the member sends their first message, so no conversation is created for members who never use the chat. Replies are rendered as sanitized markdown; a message that could not be sent stays in the list with a retry that reuses its idempotency key. What the member is typing, and messages that were not sent, survive a reload in the member's draft store. */
+/** `<navigator-chat>`: A chat with the health navigator: general health guidance, example questions sent with one tap, the emergency number first on an urgent reply, and a hand-over to a doctor's question form when the navigator suggests one. The conversation starts when the member sends their first message, so no conversation is created for members who never use the chat. Replies are rendered as sanitized markdown; a message that could not be sent stays in the list with a retry that reuses its idempotency key. What the member is typing, and messages that were not sent, survive a reload in the member's draft store. */
 export const NavigatorChat = createComponent({
   react: React,
   tagName: 'navigator-chat',

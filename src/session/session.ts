@@ -74,6 +74,8 @@ export class SessionManager extends EventTarget {
   live = false;
   /** How long answers usually take, in hours, as the partner tells members (`reply-hours`). */
   replyHours = 24;
+  /** The number to call in an emergency, as the partner sets it (`emergency-number`); none by default. */
+  emergencyNumber: string | undefined;
 
   #options: SessionOptions;
   #grant: Grant | undefined;

@@ -262,17 +262,19 @@ describe('<navigator-chat>', () => {
     expect(upstreamCalls(backend, 'POST', CONVERSATIONS)).to.equal(1);
   });
 
-  it('offers its own example questions, which fill the composer without sending', async () => {
+  it('offers its own example questions, each sent when tapped', async () => {
     const { element, backend } = await chatIn();
     element.suggestions = ['Is walking enough exercise?'];
     await element.updateComplete;
     const [suggestion] = parts(element, 'suggestion') as HTMLButtonElement[];
     expect(suggestion!.textContent!.trim()).to.equal('Is walking enough exercise?');
     suggestion!.click();
-    await element.updateComplete;
-    expect(input(element).value).to.equal('Is walking enough exercise?');
+    await waitUntil(() => replies(element).length >= 2, 'the navigator answers it', { timeout: 5000 });
+    const mine = [...element.shadowRoot!.querySelectorAll('.message.member')].map((m) => m.textContent);
+    expect(mine.some((text) => text?.includes('Is walking enough exercise?'))).to.equal(true);
+    expect(upstreamCalls(backend, 'POST', MESSAGES)).to.equal(1);
+    expect(input(element).value).to.equal('');
     expect(element.shadowRoot!.activeElement).to.equal(input(element));
-    expect(upstreamCalls(backend, 'POST', MESSAGES)).to.equal(0);
   });
 
   describe('when the member types', () => {
@@ -453,11 +455,38 @@ describe('<navigator-chat>', () => {
       log.scrollTop = log.scrollHeight;
       log.dispatchEvent(new Event('scroll'));
       await element.updateComplete;
-      expect(element.shadowRoot!.querySelector('.older')?.textContent).to.contain('Earlier messages');
+      const cue = element.shadowRoot!.querySelector<HTMLElement>('.older')!;
+      expect(cue.hidden).to.equal(false);
+      expect(cue.textContent).to.contain('Earlier messages');
       log.scrollTop = 0;
       log.dispatchEvent(new Event('scroll'));
       await element.updateComplete;
-      expect(element.shadowRoot!.querySelector('.older')).to.equal(null);
+      expect(cue.hidden).to.equal(true);
+    });
+
+    it('never lets the earlier-messages cue cover a message, even 320 px wide', async () => {
+      const long = Array.from({ length: 30 }, (_, i) => `Line ${i + 1}`).join('\n\n');
+      const element = await fixture<NavigatorChat>(
+        html`<navigator-chat
+          style="inline-size: 320px"
+          .session=${scriptedSession(() => long)}
+        ></navigator-chat>`,
+      );
+      await waitUntil(() => input(element), 'the composer shows');
+      await type(element, GENERAL);
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => shadowText(element).includes('Line 30'));
+      const log = part(element, 'log')!;
+      for (const scrollTop of [40, 400, log.scrollHeight]) {
+        log.scrollTop = scrollTop;
+        log.dispatchEvent(new Event('scroll'));
+        await element.updateComplete;
+        const cue = element.shadowRoot!.querySelector<HTMLElement>('.older span')!.getBoundingClientRect();
+        const top = log.getBoundingClientRect().top;
+        expect(cue.bottom, 'the cue sits above the log').to.be.at.most(top + 0.5);
+        // The log clips its messages at its own edge: none reaches up under the cue.
+        expect(['auto', 'scroll']).to.include(getComputedStyle(log).overflowY);
+      }
     });
 
     it('says "Enter sends" only where there is a physical keyboard', async () => {
@@ -558,14 +587,37 @@ describe('<navigator-chat>', () => {
       expect(parts(element, 'handoff-button')).to.have.length(0);
     });
 
-    it('shows an emergency reply as urgent, and the session says so assertively', async () => {
+    it('shows an emergency reply as urgent, with the number to call first, and the session says so assertively', async () => {
       const { element, session } = await chatIn();
+      session.emergencyNumber = '112';
+      await session.updateComplete;
       const reply = await ask(element, EMERGENCY);
       expect(reply.classList.contains('urgent')).to.equal(true);
-      expect(reply.textContent).to.contain('Urgent: if you are in danger');
-      expect(reply.textContent).to.contain('emergency number');
+      expect(reply.querySelector('.urgent-label')!.textContent).to.equal('Urgent');
+      const call = reply.querySelector<HTMLAnchorElement>('[part~=emergency-call]')!;
+      expect(call.localName).to.equal('a');
+      expect(call.getAttribute('href')).to.equal('tel:112');
+      expect(call.textContent!.trim()).to.equal('Call 112');
+      // Large enough to tap at once.
+      expect(call.getBoundingClientRect().height).to.be.at.least(44);
+      // Any written hand-off comes after the call.
+      const handoff = reply.querySelector('[part~=handoff-button]');
+      if (handoff)
+        expect(call.compareDocumentPosition(handoff) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
       const assertive = session.shadowRoot!.querySelector('[role=alert]')!;
-      expect(assertive.textContent).to.contain('Urgent: if you are in danger');
+      expect(assertive.textContent).to.contain('Urgent: if you are in danger, call 112 now.');
+      await expect(element).to.be.accessible();
+    });
+
+    it('tells the member to call their local emergency number where the partner set none', async () => {
+      const { element, session } = await chatIn();
+      const reply = await ask(element, EMERGENCY);
+      const call = reply.querySelector('[part~=emergency-call]')!;
+      expect(call.localName).to.equal('p');
+      expect(call.textContent!.trim()).to.equal('Call your local emergency number now');
+      expect(session.shadowRoot!.querySelector('[role=alert]')!.textContent).to.contain(
+        'Urgent: if you are in danger, call your local emergency number now.',
+      );
       await expect(element).to.be.accessible();
     });
   });

@@ -53,6 +53,13 @@ export class ConsultSession extends ConsultElement {
    */
   @property({ type: Number, attribute: 'reply-hours' }) replyHours = 24;
 
+  /**
+   * The emergency number members should call (for example `112` or `911`): an urgent navigator
+   * reply shows it as a large call link. Without it, members are told to call their local
+   * emergency number.
+   */
+  @property({ attribute: 'emergency-number' }) emergencyNumber?: string;
+
   /** The fetch used for every call. Default the global fetch. */
   @property({ attribute: false }) fetch?: typeof fetch;
 
@@ -139,6 +146,8 @@ export class ConsultSession extends ConsultElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('emergencyNumber'))
+      this.manager.emergencyNumber = this.emergencyNumber?.trim() || undefined;
     if (changed.has('replyHours')) {
       const hours = Number(this.replyHours);
       this.manager.replyHours = Number.isFinite(hours) && hours > 0 ? hours : 24;

@@ -1,7 +1,8 @@
 /**
  * One message of `<navigator-chat>`, as messengers show it: the sender and a relative time at the
  * start of each run of messages, the navigator's replies as sanitized markdown, "Not sent" with a
- * retry, and on a reply that suggests a doctor the hand-off (or why there is none).
+ * retry; on an urgent reply the emergency number to call first; and on a reply that suggests a
+ * doctor the hand-off (or why there is none), after it.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
@@ -40,6 +41,8 @@ export interface ChatMessageOptions {
   now: number;
   /** The language replies are rendered in. */
   language: string;
+  /** The partner's emergency number (`emergency-number`), shown as a call link on an urgent reply. */
+  emergencyNumber: string | undefined;
   /** A message is on its way: retries wait. */
   sending: boolean;
   /** The member's plan, once checked; the hand-off is offered only with one (or when it is unknown). */
@@ -58,6 +61,7 @@ export function chatMessage(
     format,
     now,
     language,
+    emergencyNumber,
     sending,
     eligibility,
     handedTo: handoff,
@@ -86,12 +90,13 @@ export function chatMessage(
           </p>`
         : html`<p class="visually-hidden">${fromNavigator ? t.t('navigator') : t.t('you')}</p>`
     }
-    ${m.urgent ? html`<p class="urgent-label">${t.t('urgent')}</p>` : nothing}
+    ${m.urgent ? html`<p class="urgent-label">${t.t('urgentTitle')}</p>` : nothing}
     ${
       fromNavigator
         ? html`<div class="markdown" dir="auto">${markdown(m.text, language)}</div>`
         : html`<p class="text" dir="auto">${m.text}</p>`
     }
+    ${m.urgent && fromNavigator ? emergencyCall(emergencyNumber, t) : nothing}
     ${m.status === 'sending' ? html`<p class="state">${t.t('sending')}</p>` : nothing}
     ${
       m.status === 'failed'
@@ -126,4 +131,20 @@ export function chatMessage(
         : nothing
     }
   </div>`;
+}
+
+/** What a `tel:` link may hold: digits and the dialling signs, nothing else. */
+const dialable = (number: string) => number.replace(/[^\d+*#]/g, '');
+
+/**
+ * On an urgent reply, before anything else it offers: the emergency number as a large call link,
+ * or, where the partner set none, the words to call the local one.
+ */
+function emergencyCall(number: string | undefined, t: LocalizeController<'navigator'>): TemplateResult {
+  const dial = number ? dialable(number) : '';
+  return dial
+    ? html`<a class="call" part="emergency-call" href="tel:${dial}"
+        >${t.t('call', { number: number ?? dial })}</a
+      >`
+    : html`<p class="call" part="emergency-call">${t.t('callLocal')}</p>`;
 }

@@ -35,14 +35,15 @@ export const styles = css`
     overscroll-behavior: contain;
   }
   /* Older messages are above: a cue that stays at the top of the log while it is scrolled. */
+  /* A cue above the log, in its own row: it never covers a message. */
   .older {
-    position: sticky;
-    inset-block-start: 0;
-    z-index: 1;
     margin: 0;
     display: flex;
     justify-content: center;
-    pointer-events: none;
+  }
+  .older[hidden] {
+    display: flex;
+    visibility: hidden;
   }
   .older span {
     padding: 0.125rem 0.75rem;
@@ -51,7 +52,6 @@ export const styles = css`
     border: 1px solid var(--_border);
     color: var(--_muted);
     font-size: 0.8125em;
-    box-shadow: 0 2px 6px color-mix(in srgb, var(--_text) 15%, transparent);
   }
   /* Bubbles: the member's in the primary colour at the end, the navigator's neutral at the start. */
   .message {
@@ -118,6 +118,22 @@ export const styles = css`
     margin: 0;
     white-space: pre-wrap;
     overflow-wrap: anywhere;
+  }
+  /* The number to call, large enough to tap at once. */
+  .call {
+    display: block;
+    margin-block: 0.5rem;
+    padding: 0.75rem 1rem;
+    border-radius: var(--_radius);
+    background: var(--_danger);
+    color: light-dark(#ffffff, #410002);
+    font-size: 1.125em;
+    font-weight: 700;
+    text-align: center;
+    text-decoration: none;
+  }
+  p.call {
+    font-size: 1em;
   }
   .urgent-label {
     margin-block: 0 0.5rem;

@@ -1,6 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
 import { SessionElement } from '../shared/consult-element.js';
@@ -13,11 +12,8 @@ import type { ChatMessage, Conversation } from '../../session/conversation.js';
 import type { Eligibility, SessionManager } from '../../session/session.js';
 import { styles } from './navigator-chat.styles.js';
 import { chatMessage, startsGroup } from './message.js';
-
-/** The proxy refuses longer messages. */
-const MAX_LENGTH = 4000;
-/** From here on, the composer shows how many characters are left. */
-const WARN_LENGTH = 3500;
+import { composer, MAX_LENGTH, welcome, type ComposerError } from './composer.js';
+import { findQuestionForm } from '../shared/handoff.js';
 
 /** What survives a reload in the member's draft store (sessionStorage, S16). */
 interface ChatDraft {
@@ -28,22 +24,13 @@ interface ChatDraft {
   conversation: boolean;
 }
 
-/** The public side of `<consult-form>` that the handoff uses. */
-interface HandoffTarget extends Element {
-  startWith(text: string): void;
-}
-
-type ComposerError = 'empty' | 'wait' | 'tooLong';
-
-/** A keyboard with keys (a fine pointer, as on a desktop or laptop) rather than a phone's on-screen one. */
-export function hasPhysicalKeyboard(): boolean {
-  return typeof matchMedia !== 'function' || matchMedia('(pointer: fine)').matches;
-}
+export { hasPhysicalKeyboard } from './composer.js';
 
 /**
  * @tagname navigator-chat
- * @summary A chat with the health navigator: general health guidance, and a hand-over to a doctor's
- * question form when the navigator suggests one.
+ * @summary A chat with the health navigator: general health guidance, example questions sent with
+ * one tap, the emergency number first on an urgent reply, and a hand-over to a doctor's question
+ * form when the navigator suggests one.
  *
  * The conversation starts when the member sends their first message, so no conversation is created for
  * members who never use the chat. Replies are rendered as sanitized markdown; a message that could not
@@ -61,6 +48,7 @@ export function hasPhysicalKeyboard(): boolean {
  * @csspart suggestion - An example question offered before the first message.
  * @csspart message - One message.
  * @csspart retry-button - The button that sends a failed message again.
+ * @csspart emergency-call - On an urgent reply, the emergency number to call (a `tel:` link), or the words to call the local one.
  * @csspart handoff-button - "Ask a doctor about this" on a reply that suggests a doctor.
  * @csspart typing - The typing indicator while the navigator answers.
  * @csspart composer - The form at the bottom.
@@ -275,7 +263,10 @@ export class NavigatorChat extends SessionElement {
       const replies = arrived.filter((m) => m.role === 'navigator');
       this.#announce(arrived);
       // An urgent reply is not left to the polite log: the session's assertive region says it now.
-      if (replies.some((m) => m.urgent)) this.announce(this.localize.t('urgent'), true);
+      if (replies.some((m) => m.urgent)) {
+        const number = session.emergencyNumber;
+        this.announce(number ? this.localize.t('urgentCall', { number }) : this.localize.t('urgent'), true);
+      }
     } catch (error) {
       if (state.signal.aborted) return;
       this.reportError(error, error instanceof ApiError ? error.operation : 'sendNavigatorMessage');
@@ -287,23 +278,12 @@ export class NavigatorChat extends SessionElement {
     }
   }
 
-  #findForm(): HandoffTarget | undefined {
-    const root = this.getRootNode() as Document | ShadowRoot;
-    const candidate: Element | null = this.htmlFor
-      ? (root.getElementById?.(this.htmlFor) ?? document.getElementById(this.htmlFor))
-      : (root.querySelector?.(SessionElement.handoffSelector) ??
-        document.querySelector(SessionElement.handoffSelector));
-    return candidate && typeof (candidate as Partial<HandoffTarget>).startWith === 'function'
-      ? (candidate as HandoffTarget)
-      : undefined;
-  }
-
   #handOff(reply: ChatMessage): void {
     const text =
       reply.prompt ??
       this.#messages.filter((m) => m.role === 'member' && m.status === 'sent').at(-1)?.text ??
       '';
-    const form = this.#findForm();
+    const form = findQuestionForm(this, this.htmlFor);
     form?.startWith(text);
     const handedTo = form ? 'consult-form' : 'none';
     this.handoff = { key: reply.key, handedTo };
@@ -330,10 +310,11 @@ export class NavigatorChat extends SessionElement {
     this.#focusInput();
   }
 
+  /** A suggestion is a question the member can ask with one tap: it is sent as it is. */
   #useSuggestion(text: string): void {
     this.draft = text;
     this.composerError = undefined;
-    this.#persist();
+    this.#submit();
     this.#focusInput();
   }
 
@@ -369,6 +350,7 @@ export class NavigatorChat extends SessionElement {
     const format = t.format;
     return html`
       ${this.#messages.length === 0 ? this.#renderWelcome() : nothing}
+      <p class="older" aria-hidden="true" ?hidden=${!this.olderAbove}><span>${t.t('earlier')}</span></p>
       <div
         part="log"
         role="log"
@@ -378,11 +360,6 @@ export class NavigatorChat extends SessionElement {
         tabindex=${this.#messages.length ? '0' : '-1'}
         @scroll=${this.#onScroll}
       >
-        ${
-          this.olderAbove
-            ? html`<p class="older" aria-hidden="true"><span>${t.t('earlier')}</span></p>`
-            : nothing
-        }
         ${repeat(
           this.#messages,
           (m) => m.key,
@@ -406,26 +383,11 @@ export class NavigatorChat extends SessionElement {
 
   #renderWelcome() {
     const t = this.localize;
-    const suggestions = this.suggestions ?? [t.t('suggestion1'), t.t('suggestion2'), t.t('suggestion3')];
-    return html`<div class="welcome">
-      ${this.restored ? html`<p class="notice">${t.t('restored')}</p>` : nothing}
-      <p>${t.t('welcome')}</p>
-      ${
-        suggestions.length
-          ? html`<p id="examples">${t.t('examples')}</p>
-              <ul class="suggestions" aria-labelledby="examples">
-                ${suggestions.map(
-                  (text) =>
-                    html`<li>
-                      <button type="button" part="suggestion" @click=${() => this.#useSuggestion(text)}>
-                        ${text}
-                      </button>
-                    </li>`,
-                )}
-              </ul>`
-          : nothing
-      }
-    </div>`;
+    return welcome(t, {
+      restored: this.restored,
+      suggestions: this.suggestions ?? [t.t('suggestion1'), t.t('suggestion2'), t.t('suggestion3')],
+      onSuggestion: (text) => this.#useSuggestion(text),
+    });
   }
 
   /** Older messages are above the visible part of the log: a cue says so. */
@@ -440,6 +402,7 @@ export class NavigatorChat extends SessionElement {
       format,
       now: this.#now,
       language: this.resolvedLanguage,
+      emergencyNumber: this.activeSession?.emergencyNumber,
       sending: this.#sending,
       eligibility: this.eligibility,
       handedTo: this.handoff?.key === m.key ? this.handoff.handedTo : undefined,
@@ -449,63 +412,13 @@ export class NavigatorChat extends SessionElement {
   }
 
   #renderComposer() {
-    const t = this.localize;
-    const length = this.draft.length;
-    const over = length - MAX_LENGTH;
-    const counted = length >= WARN_LENGTH;
-    // "Enter sends" is advice for a physical keyboard; a phone's keyboard has its own send key.
-    const keyboard = hasPhysicalKeyboard();
-    const describedBy = [
-      keyboard ? 'key-hint' : '',
-      counted ? 'count' : '',
-      this.composerError ? 'composer-error' : '',
-    ]
-      .filter(Boolean)
-      .join(' ');
-    const error =
-      this.composerError === 'empty'
-        ? t.t('empty')
-        : this.composerError === 'wait'
-          ? t.t('wait')
-          : this.composerError === 'tooLong'
-            ? t.t('shorten', { max: MAX_LENGTH })
-            : undefined;
-    return html`<form part="composer" novalidate @submit=${this.#onSubmit}>
-      <label class="visually-hidden" for="input">${t.t('inputLabel')}</label>
-      <textarea
-        dir="auto"
-        id="input"
-        part="input"
-        rows="2"
-        .value=${live(this.draft)}
-        aria-describedby=${describedBy}
-        aria-invalid=${over > 0 || this.composerError === 'empty' ? 'true' : 'false'}
-        @input=${this.#onInput}
-        @keydown=${this.#onKeydown}
-      ></textarea>
-      <button
-        part="send-button"
-        class="primary"
-        type="submit"
-        aria-disabled=${this.#sending ? 'true' : 'false'}
-      >
-        ${t.t('send')}
-      </button>
-      <div class="composer-notes">
-        ${keyboard ? html`<p id="key-hint">${t.t('keyHint')}</p>` : nothing}
-        ${
-          counted
-            ? html`<p id="count" class=${over > 0 ? 'error' : ''}>
-                ${
-                  over > 0
-                    ? t.t('tooLong', { count: over })
-                    : t.t('charactersLeft', { count: MAX_LENGTH - length })
-                }
-              </p>`
-            : nothing
-        }
-        ${error ? html`<p id="composer-error" class="error" role="alert">${error}</p>` : nothing}
-      </div>
-    </form>`;
+    return composer(this.localize, {
+      draft: this.draft,
+      error: this.composerError,
+      sending: this.#sending,
+      onInput: (event) => this.#onInput(event),
+      onKeydown: (event) => this.#onKeydown(event),
+      onSubmit: (event) => this.#onSubmit(event),
+    });
   }
 }

@@ -292,6 +292,10 @@ const ar: Translation = {
     unavailable: 'المرشد الصحي غير متاح حالياً.',
     tryAgain: 'إعادة المحاولة',
     unconfigured: 'المرشد الصحي غير مُعدّ في هذه الصفحة.',
+    urgentTitle: 'عاجل',
+    urgentCall: 'عاجل: إذا كنت في خطر، اتصل الآن بالرقم {number}.',
+    call: 'اتصل بالرقم {number}',
+    callLocal: 'اتصل الآن برقم الطوارئ المحلي',
   },
 };
 

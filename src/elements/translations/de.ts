@@ -219,6 +219,10 @@ const de: Translation = {
     unavailable: 'Der Gesundheitslotse ist gerade nicht erreichbar.',
     tryAgain: 'Erneut versuchen',
     unconfigured: 'Der Gesundheitslotse ist auf dieser Seite nicht eingerichtet.',
+    urgentTitle: 'Dringend',
+    urgentCall: 'Dringend: Wenn Sie in Gefahr sind, rufen Sie jetzt {number} an.',
+    call: '{number} anrufen',
+    callLocal: 'Rufen Sie jetzt Ihre örtliche Notrufnummer an',
   },
 };
 

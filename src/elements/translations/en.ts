@@ -209,6 +209,10 @@ const en = {
     unavailable: 'The health navigator is not available right now.',
     tryAgain: 'Try again',
     unconfigured: 'The health navigator is not set up on this page.',
+    urgentTitle: 'Urgent',
+    urgentCall: 'Urgent: if you are in danger, call {number} now.',
+    call: 'Call {number}',
+    callLocal: 'Call your local emergency number now',
   },
 } as const;
 

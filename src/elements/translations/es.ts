@@ -254,6 +254,10 @@ const es: Translation = {
     unavailable: 'El asistente de salud no está disponible en este momento.',
     tryAgain: 'Volver a intentarlo',
     unconfigured: 'El asistente de salud no está configurado en esta página.',
+    urgentTitle: 'Urgente',
+    urgentCall: 'Urgente: si estás en peligro, llama ahora al {number}.',
+    call: 'Llamar al {number}',
+    callLocal: 'Llama ahora a tu número local de emergencias',
   },
 };
 

@@ -255,6 +255,10 @@ const fr: Translation = {
     unavailable: 'L’assistant santé n’est pas disponible pour le moment.',
     tryAgain: 'Réessayer',
     unconfigured: 'L’assistant santé n’est pas configuré sur cette page.',
+    urgentTitle: 'Urgent',
+    urgentCall: 'Urgent : si vous êtes en danger, appelez le {number} maintenant.',
+    call: 'Appeler le {number}',
+    callLocal: 'Appelez maintenant votre numéro d’urgence local',
   },
 };
 

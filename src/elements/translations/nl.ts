@@ -208,6 +208,10 @@ const nl: Translation = {
     unavailable: 'De gezondheidsgids is nu niet beschikbaar.',
     tryAgain: 'Opnieuw proberen',
     unconfigured: 'De gezondheidsgids is op deze pagina niet ingesteld.',
+    urgentTitle: 'Dringend',
+    urgentCall: 'Dringend: bent u in gevaar, bel dan nu {number}.',
+    call: 'Bel {number}',
+    callLocal: 'Bel nu uw lokale alarmnummer',
   },
 };
 
