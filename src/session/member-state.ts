@@ -130,6 +130,9 @@ interface Entry {
   again?: boolean;
 }
 
+/** A prescription request sent on this page, with what the member asked for. */
+export type SentPrescription = PrescriptionView & { asked?: string };
+
 export class MemberState extends EventTarget {
   readonly #options: MemberStateOptions;
   #member?: MemberView;
@@ -142,7 +145,7 @@ export class MemberState extends EventTarget {
   #watchers = 0;
   #poll?: { timer: unknown; delay: number };
   #pollDelay: number;
-  #prescriptions: PrescriptionView[] = [];
+  #prescriptions: SentPrescription[] = [];
   #conversation?: Conversation;
   #changeQueued = false;
   /** Counts the records that changed: a poll that moves it found something. */
@@ -415,12 +418,17 @@ export class MemberState extends EventTarget {
     return this.consultation(consultationId) ?? record;
   }
 
-  /** Sends a prescription request with its answers (keyed, S14); the state keeps what was sent on this page. */
+  /**
+   * Sends a prescription request with its answers (keyed, S14). The state keeps what was sent on
+   * this page, with `asked` (what the member asked for, in their words) in memory only: it is
+   * health text, never stored, and goes with the member's scope.
+   */
   async sendPrescription(
     indicationSurvey: CreatePrescriptionRequest['indicationSurvey'],
     idempotencyKey: string,
     signal?: AbortSignal,
-  ): Promise<PrescriptionView> {
+    asked?: string,
+  ): Promise<SentPrescription> {
     const member = this.#requireMember();
     const record = await this.#write(
       (client, scope) =>
@@ -430,9 +438,10 @@ export class MemberState extends EventTarget {
         ),
       signal,
     );
-    this.#prescriptions = [...this.#prescriptions, record];
+    const sent: SentPrescription = asked ? { ...record, asked } : record;
+    this.#prescriptions = [...this.#prescriptions, sent];
     this.#changed();
-    return record;
+    return sent;
   }
 
   /** The member's conversation with the health navigator (started by their first message). */
@@ -447,7 +456,7 @@ export class MemberState extends EventTarget {
   }
 
   /** The prescription requests sent on this page, oldest first. */
-  get prescriptions(): readonly PrescriptionView[] {
+  get prescriptions(): readonly SentPrescription[] {
     return this.#prescriptions;
   }
 

@@ -126,7 +126,10 @@ describe('<prescription-request>', () => {
     $<HTMLTextAreaElement>(element, '#q-medicine')!.focus();
     await sendKeys({ type: 'x'.repeat(45) });
     await element.updateComplete;
-    expect(shadowText(element)).to.contain('Please shorten this answer to 40 characters or fewer.');
+    // In the question form's words: how many too many, never "0 characters left".
+    expect($(element, '.count')!.textContent!.trim()).to.equal('5 characters too many');
+    expect(shadowText(element)).to.contain('This answer is too long: shorten it to 40 characters or fewer.');
+    expect(shadowText(element)).not.to.contain('0 characters left');
     expect($(element, '#q-medicine')!.getAttribute('aria-invalid')).to.equal('true');
   });
 
@@ -156,12 +159,33 @@ describe('<prescription-request>', () => {
     expect(sessionStorage.length, 'the draft is gone once sent').to.equal(0);
     await expect(element).to.be.accessible();
 
-    // A new request starts empty.
+    // What was asked for stays on a card, with its status and time.
+    const card = () => $(element, '[part~=request]')!;
+    expect(card().querySelector('.asked')!.textContent).to.equal('Salbutamol 100 micrograms');
+    expect(card().querySelector('.status')!.textContent!.trim()).to.equal('Status: received');
+    expect(card().querySelector('time')!.getAttribute('datetime')).to.match(/^\d{4}-\d{2}-\d{2}T/);
+
+    // A new request starts empty; the card stays above it.
     [...element.shadowRoot!.querySelectorAll('button')]
       .find((b) => b.textContent!.includes('another'))!
       .click();
     await element.updateComplete;
     expect($<HTMLTextAreaElement>(element, '#q-medicine')!.value).to.equal('');
+    expect(card().querySelector('.asked')!.textContent).to.equal('Salbutamol 100 micrograms');
+
+    // It stays for the session when the element leaves the page and comes back; never in storage.
+    const parent = element.parentElement!;
+    element.remove();
+    parent.append(element);
+    await element.updateComplete;
+    expect(card().querySelector('.asked')!.textContent).to.equal('Salbutamol 100 micrograms');
+    expect(JSON.stringify({ ...sessionStorage })).not.to.contain('Salbutamol');
+    await expect(element).to.be.accessible();
+
+    // Signing out takes it away.
+    (parent as HTMLElement & { signOut(): void }).signOut();
+    await element.updateComplete;
+    expect(shadowText(element)).not.to.contain('Salbutamol');
   });
 
   it('keeps the answers when sending fails, and a retry with the same answers makes one request', async () => {
@@ -292,7 +316,10 @@ describe('<prescription-request>', () => {
 
   it('asks in Arabic, right to left, with the labels the partner gave for Arabic', async () => {
     const { element } = await request({ member: 'noor' });
-    expect($(element, '[part~=base]')!.getAttribute('dir')).to.equal('rtl');
+    // The member's language comes with the member, once signed in.
+    await waitUntil(() => $(element, '[part~=base]')!.getAttribute('dir') === 'rtl', 'right to left', {
+      timeout: 5000,
+    });
     expect($(element, 'label[for=q-medicine]')!.textContent).to.contain('ما الدواء الذي تحتاجه؟');
     expect(shadowText(element)).to.contain('نعم');
     expect(shadowText(element)).to.contain('إرسال الطلب');

@@ -83,4 +83,42 @@ export const styles = css`
   .cancel {
     justify-self: start;
   }
+  .sent-requests {
+    display: grid;
+    gap: 0.5rem;
+    margin-block-end: var(--_space);
+  }
+  .sent-requests h3 {
+    margin: 0;
+    font: inherit;
+    font-weight: 600;
+  }
+  .sent-requests ul {
+    display: grid;
+    gap: 0.5rem;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .request {
+    display: grid;
+    gap: 0.25rem;
+    padding: 0.625rem 0.875rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .request .asked {
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
+  .request .meta {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.75rem;
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .count.over {
+    color: var(--_danger);
+  }
 `;

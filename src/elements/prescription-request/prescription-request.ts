@@ -10,6 +10,7 @@ import { PrescriptionSubmittedEvent } from '../shared/events.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import { styles } from './prescription-request.styles.js';
+import { sentRequests, statusWords } from './sent-requests.js';
 import {
   checkSurvey,
   DEFAULT_MAX_LENGTH,
@@ -44,6 +45,7 @@ interface PrescriptionDraft {
  * @event prescription-submitted - The request was sent (`{ prescriptionId, status }`; no answers).
  * @event consult-error - Sending failed (`{ code, status, operation }`).
  *
+ * @csspart request - A request sent on this page: what was asked for, its status and time.
  * @csspart base - The wrapper of everything.
  * @csspart form - The form.
  * @csspart question - One question: its label, hint, field and error.
@@ -198,7 +200,12 @@ export class PrescriptionRequest extends SessionElement {
       // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
       // While the service cannot be reached it waits ("Waiting to send", cancellable) and goes out by
       // itself, with the same key, once the connection is back.
-      const created = await state.sendPrescription(answers, key, sending.signal);
+      // What was asked for, in the member's words: the first written answer, kept in memory only.
+      const firstText = checked.survey.questions.find(
+        (q) => q.kind === 'text' && typeof answers[q.id] === 'string',
+      );
+      const asked = firstText ? (answers[firstText.id] as string) : undefined;
+      const created = await state.sendPrescription(answers, key, sending.signal, asked);
       this.sent = created;
       this.answers = {};
       this.#key = undefined;
@@ -252,34 +259,29 @@ export class PrescriptionRequest extends SessionElement {
     if (!('survey' in checked)) {
       return html`<p part="notice" class="notice error" role="alert">${localize.t('unavailable')}</p>`;
     }
+    const requests = this.user ? (this.memberState?.prescriptions ?? []) : [];
     if (this.sent) {
-      const status = this.sent.status;
-      const known = ['received', 'inReview', 'approved', 'declined'].includes(status);
       return html`<div part="notice" id="sent" class="notice success" tabindex="-1">
           <p class="title">${localize.t('sent')}</p>
-          <p>
-            ${localize.t('status', {
-              status: known
-                ? localize.t(status as 'received' | 'inReview' | 'approved' | 'declined')
-                : status,
-            })}
-          </p>
+          <p>${localize.t('status', { status: statusWords(this.sent.status, localize) })}</p>
         </div>
+        ${sentRequests(requests, localize, Date.now())}
         <button type="button" class="another" @click=${this.#another}>${localize.t('another')}</button>`;
     }
     const language = localize.language;
-    return html`<form part="form" novalidate aria-label=${localize.t('formLabel')} @submit=${this.#onSubmit}>
-      ${checked.survey.questions.map((q) => this.#renderQuestion(q, language))} ${this.#renderProblem()}
-      <button
-        part="submit-button"
-        class="primary submit"
-        type="submit"
-        aria-disabled=${this.sending ? 'true' : 'false'}
-      >
-        ${this.sendLabel(this.sending, localize.t('submit'), localize.t('sending'))}
-      </button>
-      ${this.renderCancelSend(this.sending, this.#cancelSend)}
-    </form>`;
+    return html`${sentRequests(requests, localize, Date.now())}
+      <form part="form" novalidate aria-label=${localize.t('formLabel')} @submit=${this.#onSubmit}>
+        ${checked.survey.questions.map((q) => this.#renderQuestion(q, language))} ${this.#renderProblem()}
+        <button
+          part="submit-button"
+          class="primary submit"
+          type="submit"
+          aria-disabled=${this.sending ? 'true' : 'false'}
+        >
+          ${this.sendLabel(this.sending, localize.t('submit'), localize.t('sending'))}
+        </button>
+        ${this.renderCancelSend(this.sending, this.#cancelSend)}
+      </form>`;
   }
 
   #renderProblem(): TemplateResult | typeof nothing {
@@ -327,8 +329,12 @@ export class PrescriptionRequest extends SessionElement {
         ></textarea>
         ${
           typeof answer === 'string' && answer.length > max * 0.8
-            ? html`<p class="count">
-                ${localize.t('charactersLeft', { count: Math.max(0, max - answer.length) })}
+            ? html`<p class="count ${answer.length > max ? 'over' : ''}">
+                ${
+                  answer.length > max
+                    ? localize.t('charactersOver', { count: answer.length - max })
+                    : localize.t('charactersLeft', { count: max - answer.length })
+                }
               </p>`
             : nothing
         }

@@ -59,7 +59,7 @@ const ar: Translation = {
     noSubscription: 'طلبات الوصفات غير مشمولة في خطتك.',
     inactive: 'حسابك غير نشط، لذا لا يمكن إرسال الطلبات.',
     required: 'يرجى الإجابة عن هذا السؤال.',
-    tooLong: 'يرجى اختصار هذه الإجابة إلى {max} حرف أو أقل.',
+    tooLong: 'هذه الإجابة طويلة جدًا: اختصرها إلى {max} حرف أو أقل.',
     invalid: {
       zero: 'لا توجد أسئلة تحتاج إلى انتباهك.',
       one: 'سؤال واحد يحتاج إلى انتباهك.',
@@ -77,6 +77,16 @@ const ar: Translation = {
       other: 'تبقى {count} حرف',
     },
     unavailable: 'طلبات الوصفات غير متاحة هنا حاليًا.',
+    charactersOver: {
+      zero: 'لا أحرف زائدة',
+      one: 'حرف واحد زائد',
+      two: 'حرفان زائدان',
+      few: '{count} أحرف زائدة',
+      many: '{count} حرفًا زائدًا',
+      other: '{count} حرف زائد',
+    },
+    statusShort: 'الحالة: {status}',
+    yourRequests: 'الطلبات التي أرسلتها',
   },
   status: {
     statusLabel: 'الحالة:',

@@ -58,13 +58,16 @@ const de: Translation = {
     noSubscription: 'Rezeptanfragen sind in Ihrem Tarif nicht enthalten.',
     inactive: 'Ihr Konto ist nicht aktiv, daher können keine Anfragen gesendet werden.',
     required: 'Bitte beantworten Sie diese Frage.',
-    tooLong: 'Bitte kürzen Sie diese Antwort auf höchstens {max} Zeichen.',
+    tooLong: 'Diese Antwort ist zu lang: Bitte kürzen Sie sie auf höchstens {max} Zeichen.',
     invalid: {
       one: 'Eine Frage braucht Ihre Aufmerksamkeit.',
       other: '{count} Fragen brauchen Ihre Aufmerksamkeit.',
     },
     charactersLeft: { one: 'Noch {count} Zeichen', other: 'Noch {count} Zeichen' },
     unavailable: 'Rezeptanfragen sind hier gerade nicht möglich.',
+    charactersOver: { one: '{count} Zeichen zu viel', other: '{count} Zeichen zu viel' },
+    statusShort: 'Status: {status}',
+    yourRequests: 'Ihre gesendeten Anfragen',
   },
   status: {
     statusLabel: 'Status:',

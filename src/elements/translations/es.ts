@@ -57,7 +57,7 @@ const es: Translation = {
     noSubscription: 'Las solicitudes de receta no están incluidas en su plan.',
     inactive: 'Su cuenta no está activa, así que no se pueden enviar solicitudes.',
     required: 'Responda a esta pregunta.',
-    tooLong: 'Acorte esta respuesta a {max} caracteres como máximo.',
+    tooLong: 'Esta respuesta es demasiado larga: acórtala a {max} caracteres como máximo.',
     invalid: {
       one: 'Una pregunta necesita su atención.',
       many: '{count} preguntas necesitan su atención.',
@@ -69,6 +69,13 @@ const es: Translation = {
       other: 'Quedan {count} caracteres',
     },
     unavailable: 'Las solicitudes de receta no están disponibles aquí ahora mismo.',
+    charactersOver: {
+      one: '{count} carácter de más',
+      many: '{count} caracteres de más',
+      other: '{count} caracteres de más',
+    },
+    statusShort: 'Estado: {status}',
+    yourRequests: 'Solicitudes que enviaste',
   },
   status: {
     statusLabel: 'Estado:',

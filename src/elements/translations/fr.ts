@@ -57,7 +57,7 @@ const fr: Translation = {
     noSubscription: 'Les demandes d’ordonnance ne font pas partie de votre offre.',
     inactive: 'Votre compte n’est pas actif : les demandes ne peuvent pas être envoyées.',
     required: 'Veuillez répondre à cette question.',
-    tooLong: 'Veuillez raccourcir cette réponse à {max} caractères au plus.',
+    tooLong: 'Cette réponse est trop longue : raccourcissez-la à {max} caractères maximum.',
     invalid: {
       one: 'Une question demande votre attention.',
       many: '{count} questions demandent votre attention.',
@@ -69,6 +69,13 @@ const fr: Translation = {
       other: '{count} caractères restants',
     },
     unavailable: 'Les demandes d’ordonnance ne sont pas disponibles ici pour le moment.',
+    charactersOver: {
+      one: '{count} caractère de trop',
+      many: '{count} caractères de trop',
+      other: '{count} caractères de trop',
+    },
+    statusShort: 'Statut : {status}',
+    yourRequests: 'Vos demandes envoyées',
   },
   status: {
     statusLabel: 'Statut :',
