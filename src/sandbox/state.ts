@@ -339,7 +339,8 @@ export class SandboxState {
     const answeredBy =
       professional ?? consultation.claimedBy ?? professionalFor(unanswered[0]?.question ?? '');
     for (const item of unanswered) {
-      item.answer = answer ?? answerFor(item.question).answer;
+      // In the member's language, or Arabic for a question written in Arabic.
+      item.answer = answer ?? answerFor(item.question, this.users.get(consultation.userId)?.language).answer;
       item.professional = clone(answeredBy);
     }
     consultation.status = 'resolved';
