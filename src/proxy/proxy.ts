@@ -19,7 +19,7 @@ import { memberRoutes } from './routes/member.js';
 import { sessionRoutes } from './routes/session.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { endMemberSessions } from './sessions.js';
-import { MemoryStore } from './store.js';
+import { MemoryStore, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './store.js';
 
 /** What the proxy offers besides its routes. */
 export interface ProxyControls {
@@ -170,6 +170,11 @@ export function installProxy(
   };
 
   root.onError((error) => {
+    if (error instanceof StoreUnavailableError) {
+      // One JSON line, the kind of failure only: no command, no key, no member.
+      core.log({ level: 'error', message: 'store unavailable', code: error.reason });
+      return problem(error);
+    }
     if (error instanceof ProblemError) return problem(error);
     // The client went away or broke its own body (a cut-off upload, bad chunked framing): its
     // mistake, answered as such, and not an error of ours to page anyone about.
@@ -216,7 +221,20 @@ export function installProxy(
     await next();
   });
   // A load balancer's health checks are never rate limited.
+  // `/healthz`: the process is up. `/readyz`: it can serve, its store answering too; a balancer
+  // that routes by it stops sending requests while the store is down, and resumes by itself.
   app.get('/healthz', () => json({ ok: true }));
+  app.get('/readyz', async () => {
+    try {
+      await core.store.ping?.();
+      return json({ ok: true });
+    } catch (error) {
+      const reason = error instanceof StoreUnavailableError ? error.reason : 'error';
+      const down = json({ ok: false, store: reason }, 503);
+      down.headers.set('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+      return down;
+    }
+  });
   app.use(checkOrigin(core));
   app.use(limitBody(limits.bodyBytes));
   app.use(requireJson);

@@ -19,6 +19,7 @@ import { header } from '../../server/request-header.js';
 import { eventsChannel, latestEventId, missedSince, type LoggedEvent } from '../event-log.js';
 import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
+import { StoreUnavailableError } from '../store.js';
 
 export function eventRoutes(core: ProxyCore) {
   const open = new Map<string, number>();
@@ -48,71 +49,86 @@ export function eventRoutes(core: ProxyCore) {
     c.header('cache-control', 'no-store');
     c.header('x-accel-buffering', 'no');
 
-    return streamSSE(c, async (stream) => {
-      // A new stream starts from the newest event now; what comes while it is being set up is replayed.
-      const replayFrom = lastEventId !== undefined ? Number(lastEventId) : await latestEventId(core, userId);
-      let finish!: () => void;
-      const finished = new Promise<void>((resolve) => (finish = resolve));
-      // Live events wait while the missed ones are replayed, so the member sees them all in order.
-      let replaying = true;
-      let sentUpTo = 0;
-      const waiting: LoggedEvent[] = [];
-      const send = (event: LoggedEvent) => {
-        if (event.id <= sentUpTo) return;
-        sentUpTo = event.id;
-        void stream.writeSSE({ id: String(event.id), event: 'consultation', data: event.data }).catch(finish);
-      };
-      const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
-        let event: LoggedEvent;
-        try {
-          event = JSON.parse(message) as LoggedEvent;
-        } catch {
-          return;
-        }
-        if (replaying) waiting.push(event);
-        else send(event);
-      });
-      // This session ended (signed out here, or everywhere): the stream says so and closes.
-      const unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), (message) => {
-        if (!concerns(message, identity)) return;
-        void stream.writeSSE({ event: 'session-expired', data: '{"reason":"ended"}' }).finally(finish);
-      });
-      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
-      const expiry = setTimeout(
-        () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
-        Math.max(0, expiresAt - Date.now()),
-      );
-      try {
-        stream.onAbort(finish);
-        c.req.raw.signal.addEventListener('abort', finish);
-        // A client gone before the listeners were in place must not hold its slot until expiry.
-        if (c.req.raw.signal.aborted || stream.aborted) finish();
-        // Redis confirms a subscription a round trip later; events sent before then come from the log.
-        await Promise.all([
-          core.store.subscribed?.(eventsChannel(userId)),
-          core.store.subscribed?.(sessionsChannel(userId)),
-        ]);
-        await stream.writeSSE({
-          event: 'ready',
-          data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString(), webhooks }),
+    return streamSSE(
+      c,
+      async (stream) => {
+        let finish!: () => void;
+        const finished = new Promise<void>((resolve) => (finish = resolve));
+        // Live events wait while the missed ones are replayed, so the member sees them all in order.
+        let replaying = true;
+        let sentUpTo = 0;
+        const waiting: LoggedEvent[] = [];
+        const send = (event: LoggedEvent) => {
+          if (event.id <= sentUpTo) return;
+          sentUpTo = event.id;
+          void stream
+            .writeSSE({ id: String(event.id), event: 'consultation', data: event.data })
+            .catch(finish);
+        };
+        const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
+          let event: LoggedEvent;
+          try {
+            event = JSON.parse(message) as LoggedEvent;
+          } catch {
+            return;
+          }
+          if (replaying) waiting.push(event);
+          else send(event);
         });
-        const missed = await missedSince(core, userId, replayFrom);
-        // Too old to replay (or not an id of ours): the elements read everything again.
-        if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
-        for (const event of missed.events) send(event);
-        // After a reset the elements read everything again: what came before it is not sent.
-        if (missed.gap) sentUpTo = Math.max(sentUpTo, missed.latest);
-        replaying = false;
-        for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
-        await finished;
-      } finally {
-        clearInterval(heartbeat);
-        clearTimeout(expiry);
-        unsubscribe();
-        unsubscribeSessions();
-        open.set(userId, (open.get(userId) ?? 1) - 1);
-        if (open.get(userId) === 0) open.delete(userId);
-      }
-    });
+        // This session ended (signed out here, or everywhere): the stream says so and closes.
+        const unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), (message) => {
+          if (!concerns(message, identity)) return;
+          void stream.writeSSE({ event: 'session-expired', data: '{"reason":"ended"}' }).finally(finish);
+        });
+        const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
+        const expiry = setTimeout(
+          () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
+          Math.max(0, expiresAt - Date.now()),
+        );
+        try {
+          // A new stream starts from the newest event now; what comes while it is being set up is replayed.
+          const replayFrom =
+            lastEventId !== undefined ? Number(lastEventId) : await latestEventId(core, userId);
+          stream.onAbort(finish);
+          c.req.raw.signal.addEventListener('abort', finish);
+          // A client gone before the listeners were in place must not hold its slot until expiry.
+          if (c.req.raw.signal.aborted || stream.aborted) finish();
+          // Redis confirms a subscription a round trip later; events sent before then come from the log.
+          await Promise.all([
+            core.store.subscribed?.(eventsChannel(userId)),
+            core.store.subscribed?.(sessionsChannel(userId)),
+          ]);
+          await stream.writeSSE({
+            event: 'ready',
+            data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString(), webhooks }),
+          });
+          const missed = await missedSince(core, userId, replayFrom);
+          // Too old to replay (or not an id of ours): the elements read everything again.
+          if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
+          for (const event of missed.events) send(event);
+          // After a reset the elements read everything again: what came before it is not sent.
+          if (missed.gap) sentUpTo = Math.max(sentUpTo, missed.latest);
+          replaying = false;
+          for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
+          await finished;
+        } finally {
+          clearInterval(heartbeat);
+          clearTimeout(expiry);
+          unsubscribe();
+          unsubscribeSessions();
+          open.set(userId, (open.get(userId) ?? 1) - 1);
+          if (open.get(userId) === 0) open.delete(userId);
+        }
+      },
+      // The stream has begun (its status is sent): a failure now ends it, logged as one line
+      // naming the kind of failure, and the elements reconnect with their Last-Event-ID.
+      async (error) => {
+        core.log({
+          level: 'error',
+          message: error instanceof StoreUnavailableError ? 'store unavailable' : 'event stream failed',
+          code: error instanceof StoreUnavailableError ? error.reason : error.name,
+        });
+      },
+    );
   });
 }

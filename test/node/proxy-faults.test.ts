@@ -1,0 +1,344 @@
+/**
+ * Faults lose nothing: a proxy process killed (SIGKILL) mid-webhook or after the upstream took a
+ * follow-up, and a Redis paused (SIGSTOP) or stopped. Real redis-server, real proxy processes,
+ * the sandbox upstream behind a relay that can hold an answer (the instance dies before it comes).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { RedisProxyStore } from '../../src/proxy/redis-store.js';
+import { startRedis, type TestRedis } from '../../scripts/redis-server.js';
+import {
+  eventually,
+  openEventStream,
+  rawRequest,
+  SESSION_SECRET,
+  startTestProxy,
+  type TestProxy,
+} from './support/proxy.js';
+import { spawnProxy, type ProxyProcess } from './support/proxy-process.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { signedDelivery } from './support/webhooks.js';
+
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+
+/**
+ * Forwards every request to `target`; a request `hold` matches is forwarded and answered by the
+ * upstream, but its answer is kept back (`held` resolves then), as when the caller dies first.
+ */
+async function startRelay(target: string) {
+  let hold: (method: string, path: string) => boolean = () => false;
+  let onHeld: () => void = () => undefined;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+          headers.set(name, value);
+      const held = hold(req.method ?? 'GET', req.url ?? '/');
+      void fetch(`${target}${req.url}`, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+        redirect: 'manual',
+      })
+        .then(async (response) => {
+          const body = Buffer.from(await response.arrayBuffer());
+          if (held) return onHeld();
+          res.writeHead(response.status, Object.fromEntries(response.headers));
+          res.end(body);
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** The next request matching `match` is held; resolves once the upstream has answered it. */
+    holdNext(match: (method: string, path: string) => boolean): Promise<void> {
+      return new Promise((resolve) => {
+        hold = (method, path) => {
+          if (!match(method, path)) return false;
+          hold = () => false;
+          return true;
+        };
+        onHeld = resolve;
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Relay = Awaited<ReturnType<typeof startRelay>>;
+
+describe('a proxy process killed mid-flow', () => {
+  let redis: TestRedis;
+  let sandbox: TestSandbox;
+  let relay: Relay;
+  const processes: ProxyProcess[] = [];
+  const prefix = `killed-${randomBytes(4).toString('hex')}:`;
+
+  const instance = async () => {
+    const proxy = await spawnProxy({
+      upstreamUrl: relay.url,
+      apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
+      sessionSecret: SESSION_SECRET,
+      redisUrl: redis.url,
+      prefix,
+      webhookSecret: WEBHOOK_SECRET,
+      // A handling claim lasts three upstream timeouts: short here, so a test can outlive one.
+      limits: { upstreamTimeoutMs: 1000 },
+    });
+    processes.push(proxy);
+    return proxy;
+  };
+  const call = (proxy: ProxyProcess, method: string, path: string, options = {}) => {
+    const url = new URL(`${proxy.url}${path}`);
+    return rawRequest(url.origin, method, url.pathname, options);
+  };
+  const signIn = async (proxy: ProxyProcess, demoUser: string) => {
+    const response = await call(proxy, 'POST', '/session', { body: { demoUser } });
+    assert.equal(response.status, 200, response.text);
+    return response.body.token as string;
+  };
+
+  before(async () => {
+    redis = await startRedis();
+    sandbox = await startTestSandbox({ professionals: { mode: 'manual' } });
+    relay = await startRelay(sandbox.url);
+  });
+  after(async () => {
+    for (const proxy of processes) await proxy.kill();
+    await relay?.close();
+    await sandbox?.close();
+    await redis?.stop();
+  });
+
+  it('killed while handling a webhook: the redelivery is handled, and the member replays the event', async () => {
+    const a = await instance();
+    const b = await instance();
+    const caseId = 'cns_demo_alex_rash';
+    const delivery = signedDelivery(
+      { type: 'questionResolved', caseId, userId: 'usr_demo_alex' },
+      WEBHOOK_SECRET,
+    );
+    // The instance reads the case to find its member; it dies before the answer comes.
+    const held = relay.holdNext((method, path) => method === 'GET' && path === `/consultation/${caseId}`);
+    const first = call(a, 'POST', '/webhooks', delivery).catch((error: unknown) => error);
+    await held;
+    await a.kill();
+    assert.ok((await first) instanceof Error, 'the killed instance never answered');
+
+    // The upstream delivers again, to the other instance: handled there (once a claim the dead
+    // instance held has lapsed), not taken for a duplicate.
+    const statuses: number[] = [];
+    const handled = await eventually(
+      'the redelivery to be handled',
+      async () => {
+        const response = await call(b, 'POST', '/webhooks', delivery);
+        statuses.push(response.status);
+        return response.status === 200 ? response : undefined;
+      },
+      8000,
+    );
+    assert.equal(handled.body.duplicate, undefined, handled.text);
+    assert.ok(
+      statuses.slice(0, -1).every((status) => status === 409),
+      statuses.join(),
+    );
+    // A later redelivery is the duplicate.
+    const again = await call(b, 'POST', '/webhooks', delivery);
+    assert.equal(again.status, 200);
+    assert.equal(again.body.duplicate, true);
+
+    // The member's replay from the start holds the event, once.
+    const token = await signIn(b, 'alex');
+    const stream = await openEventStream(`${b.url}/events`, token, { 'last-event-id': '0' });
+    try {
+      await stream.next((item) => item.event === 'ready');
+      const event = await stream.next((item) => item.event === 'consultation', 3000);
+      assert.equal(JSON.parse(event.data ?? '{}').consultationId, caseId);
+      assert.equal(JSON.parse(event.data ?? '{}').type, 'questionResolved');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(stream.events('consultation').length, 1);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('killed after the upstream took a third question: the retry elsewhere answers it, not the limit', async () => {
+    const a = await instance();
+    const b = await instance();
+    const token = await signIn(a, 'noor');
+    const created = await call(a, 'POST', '/consultation', {
+      token,
+      headers: { 'idempotency-key': 'third-question-create' },
+      body: { questions: ['First question?'] },
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.consultationId as string;
+    const second = await call(a, 'POST', `/consultation/${id}`, {
+      token,
+      headers: { 'idempotency-key': 'third-question-second' },
+      body: { question: 'Second question?' },
+    });
+    assert.equal(second.status, 200, second.text);
+
+    const third = { question: 'Third question, sent as the instance dies?' };
+    const headers = { 'idempotency-key': 'third-question-third' };
+    const held = relay.holdNext((method, path) => method === 'POST' && path === `/consultation/${id}`);
+    const first = call(a, 'POST', `/consultation/${id}`, { token, headers, body: third }).catch(
+      (error: unknown) => error,
+    );
+    await held;
+    await a.kill();
+    assert.ok((await first) instanceof Error, 'the killed instance never answered');
+    const stored = sandbox.sandbox.state.consultations.get(id);
+    assert.equal(stored?.questions.length, 3, 'the upstream holds all three');
+
+    // The browser retries with the same key, on the other instance: the recorded question.
+    const retried = await call(b, 'POST', `/consultation/${id}`, { token, headers, body: third });
+    assert.equal(retried.status, 200, retried.text);
+    assert.equal(retried.body.questions.length, 3);
+    assert.equal(retried.body.questions[2].question, third.question);
+    assert.equal(sandbox.sandbox.state.consultations.get(id)?.questions.length, 3, 'nothing added');
+    // A new question is still refused at the limit.
+    const fourth = await call(b, 'POST', `/consultation/${id}`, {
+      token,
+      headers: { 'idempotency-key': 'third-question-fourth' },
+      body: { question: 'A fourth?' },
+    });
+    assert.equal(fourth.status, 409);
+    assert.equal(fourth.body.code, 'question_limit_reached');
+    // The same question with a new key is a new question: refused too.
+    const sameText = await call(b, 'POST', `/consultation/${id}`, {
+      token,
+      headers: { 'idempotency-key': 'third-question-again' },
+      body: { question: 'Second question?' },
+    });
+    assert.equal(sameText.status, 409);
+  });
+});
+
+/** Pauses Redis (SIGSTOP) as a stream reads the member's newest event number, while armed. */
+let pauseOnEventRead = false;
+let pausedRedis: TestRedis | undefined;
+class PausingStore extends RedisProxyStore {
+  override async get(key: string): Promise<string | undefined> {
+    if (pauseOnEventRead && key.startsWith('event-seq:') && pausedRedis)
+      process.kill(pausedRedis.pid, 'SIGSTOP');
+    return super.get(key);
+  }
+}
+
+describe('Redis paused or stopped', () => {
+  let redis: TestRedis;
+  let proxy: TestProxy;
+  let store: RedisProxyStore;
+  let token: string;
+
+  before(async () => {
+    redis = pausedRedis = await startRedis();
+    store = new PausingStore({ url: redis.url, prefix: 'faults:' });
+    proxy = await startTestProxy({ store, heartbeatMs: 200, limits: { streamsPerMember: 2 } });
+    token = await proxy.session('alex');
+  });
+  after(async () => {
+    await proxy?.close();
+    await store?.close();
+    await redis?.stop();
+  });
+
+  const read = () => proxy.call('GET', '/user/usr_demo_alex', { token });
+
+  /** Every request answered 503 store_unavailable with Retry-After, and /readyz 503, within 2 s each. */
+  async function assertUnavailable() {
+    for (const request of [
+      read,
+      () => proxy.call('POST', '/session', { body: { demoUser: 'sam' } }),
+      () => proxy.call('GET', '/events', { token }),
+    ]) {
+      const started = Date.now();
+      const response = await request();
+      const took = Date.now() - started;
+      assert.equal(response.status, 503, response.text);
+      assert.equal(response.body.code, 'store_unavailable');
+      assert.ok(Number(response.headers.get('retry-after')) >= 1);
+      assert.ok(took < 2000, `answered in ${took} ms`);
+    }
+    const ready = await proxy.request('GET', '/consult/readyz');
+    assert.equal(ready.status, 503);
+    assert.equal((await proxy.request('GET', '/consult/healthz')).status, 200, 'the process itself is up');
+  }
+
+  it('paused (SIGSTOP): 503 store_unavailable within 2 s, /readyz 503; resumed: served again', async () => {
+    assert.equal((await read()).status, 200);
+    assert.equal((await proxy.request('GET', '/consult/readyz')).status, 200);
+    process.kill(redis.pid, 'SIGSTOP');
+    try {
+      await assertUnavailable();
+    } finally {
+      process.kill(redis.pid, 'SIGCONT');
+    }
+    await eventually('reads to be served again', async () => (await read()).status === 200, 5000);
+    assert.equal((await proxy.request('GET', '/consult/readyz')).status, 200);
+  });
+
+  it('stopped: 503 store_unavailable within 2 s, with no growing queue; started again: served again', async () => {
+    const { port } = redis;
+    await redis.stop();
+    // Many requests while it is down: each is answered, none waits for the reconnect.
+    await assertUnavailable();
+    const burst = await Promise.all(Array.from({ length: 50 }, read));
+    assert.ok(burst.every((response) => response.status === 503));
+    redis = pausedRedis = await startRedis({ port });
+    await eventually('reads to be served again', async () => (await read()).status === 200, 8000);
+  });
+
+  it('a stream whose set-up fails on the store gives its slot back; the failure is one JSON log line', async () => {
+    token = await proxy.session('alex');
+    // Redis pauses just as each stream reads where the member's events stand (after its sign-in
+    // was checked, its slot taken and the stream begun).
+    pauseOnEventRead = true;
+    try {
+      for (let i = 0; i < 4; i++) {
+        const stream = await openEventStream(`${proxy.url}/events`, token);
+        await eventually('the failed stream to end', () => stream.ended(), 5000);
+        assert.equal(stream.events('ready').length, 0);
+        process.kill(redis.pid, 'SIGCONT');
+      }
+    } finally {
+      pauseOnEventRead = false;
+      process.kill(redis.pid, 'SIGCONT');
+    }
+    await eventually('reads to be served again', async () => (await read()).status === 200, 5000);
+    // Two slots (the cap here), both free: two streams open.
+    const streams = [
+      await openEventStream(`${proxy.url}/events`, token),
+      await openEventStream(`${proxy.url}/events`, token),
+    ];
+    try {
+      for (const stream of streams) {
+        assert.equal(stream.status, 200);
+        await stream.next((item) => item.event === 'ready');
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+    const failures = proxy.logs.filter((entry) => entry.message === 'store unavailable');
+    assert.ok(failures.length > 0);
+    for (const entry of failures) {
+      const line = JSON.stringify(entry);
+      assert.doesNotMatch(line, /usr_demo|faults:|session|GET|MGET|INCR|EVALSHA/i, line);
+      assert.ok(['timeout', 'disconnected'].includes(String(entry.code)), line);
+    }
+  });
+});
