@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { sign } from 'hono/jwt';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
@@ -340,5 +341,87 @@ describe('Redis paused or stopped', () => {
       assert.doesNotMatch(line, /usr_demo|faults:|session|GET|MGET|INCR|EVALSHA/i, line);
       assert.ok(['timeout', 'disconnected'].includes(String(entry.code)), line);
     }
+  });
+});
+
+describe('tokens from the future and bodies that are not UTF-8', () => {
+  let redis: TestRedis;
+  let proxy: TestProxy;
+  let store: RedisProxyStore;
+
+  before(async () => {
+    redis = await startRedis();
+    store = new RedisProxyStore({ url: redis.url, prefix: 'future:' });
+    proxy = await startTestProxy({ store });
+  });
+  after(async () => {
+    await proxy?.close();
+    await store?.close();
+    await redis?.stop();
+  });
+
+  const read = (token: string) => proxy.call('GET', '/user/usr_demo_alex', { token });
+
+  it('a correctly signed token issued a year ahead is refused; one a few seconds ahead is not', async () => {
+    const yearAhead = await proxy.mint('usr_demo_alex', 'alex', 600, Date.now() + 365 * 24 * 3600_000);
+    assert.equal((await read(yearAhead)).status, 401);
+    const twoMinutesAhead = await proxy.mint('usr_demo_alex', 'alex', 600, Date.now() + 120_000);
+    assert.equal((await read(twoMinutesAhead)).status, 401);
+    const slightlyAhead = await proxy.mint('usr_demo_alex', 'alex', 600, Date.now() + 20_000);
+    assert.equal((await read(slightlyAhead)).status, 200);
+  });
+
+  it('a token not valid before a time beyond the skew is refused', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const payload = {
+      sub: 'usr_demo_alex',
+      uid: 'alex',
+      aud: 'consult-widget',
+      jti: 'tok-nbf-0001',
+      iat: now,
+      exp: now + 600,
+    };
+    const later = await sign({ ...payload, nbf: now + 300 }, proxy.secret, 'HS256');
+    assert.equal((await read(later)).status, 401);
+    const plain = await sign(payload, proxy.secret, 'HS256');
+    assert.equal((await read(plain)).status, 200);
+  });
+
+  it('a question whose bytes are not UTF-8 is refused with 400, nothing sent upstream', async () => {
+    const token = await proxy.session('alex');
+    const mark = proxy.mark();
+    const body = Buffer.concat([
+      Buffer.from('{"questions":["Is this '),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from(' fine?"]}'),
+    ]);
+    const response = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const target = new URL(proxy.url);
+      const req = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: 'POST',
+          path: `${target.pathname}/consultation`,
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-length': String(body.length),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.code, 'invalid_encoding');
+    assert.deepEqual(proxy.upstreamCalls(mark), []);
   });
 });

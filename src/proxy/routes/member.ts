@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { ProblemError } from '../../server/problems.js';
-import { parseWith, readJson } from '../../server/validation.js';
+import { parseWith, readJson, readUtf8 } from '../../server/validation.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { FINAL_CONSULTATION_STATUSES, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { fromUpstream, notYours, refusal } from '../errors.js';
@@ -114,7 +114,7 @@ export function memberRoutes(core: ProxyCore) {
   };
 
   const body = async <S extends z.ZodType>(c: Context, schema: S, emptyAs?: unknown) => {
-    const text = await c.req.text();
+    const text = await readUtf8(c);
     if (text.trim() === '' && emptyAs !== undefined) return parseWith(schema, emptyAs);
     return parseWith(schema, await readJson(c));
   };
