@@ -19,11 +19,15 @@ import { memberRoutes } from './routes/member.js';
 import { sessionRoutes } from './routes/session.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { endMemberSessions } from './sessions.js';
+import { currentGeneration } from './generation.js';
 import { MemoryStore, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './store.js';
 
 /** What the proxy offers besides its routes. */
 export interface ProxyControls {
-  /** Settles when the proxy's webhook is registered upstream (immediately without `publicUrl`). */
+  /**
+   * Settles when the store's generation is known and the proxy's webhook is registered upstream (without
+   * `publicUrl`, as soon as the store answers). Widget tokens minted outside the proxy are accepted once issued after it.
+   */
   readonly ready: Promise<void>;
   /** Stops this instance's own work. The webhook registration stays, for the next start (see `unregisterWebhook`). */
   close(): Promise<void>;
@@ -262,14 +266,18 @@ export function installProxy(
   // The webhook registration outlives this process: kept in the store (shared by every instance),
   // reused on restart and deploy, so the service's redeliveries keep verifying.
   const registrationKey = options.publicUrl ? `webhook-registration:${options.publicUrl}` : undefined;
-  const ready = registrationKey
+  // The store's generation is known (created, for an empty store) before any token is issued.
+  const generationKnown = currentGeneration(core).then(() => undefined);
+  const registered = registrationKey
     ? registerWebhook(core, registrationKey, `${(options.publicUrl ?? '').replace(/\/$/, '')}/webhooks`).then(
         (registration) => {
           webhookSecret = registration.secret;
         },
       )
     : Promise.resolve();
-  ready.catch((error: unknown) =>
+  const ready = Promise.all([generationKnown, registered]).then(() => undefined);
+  generationKnown.catch(() => core.log({ level: 'error', message: 'store unavailable', code: 'start' }));
+  registered.catch((error: unknown) =>
     core.log({
       level: 'error',
       message: 'webhook registration failed',

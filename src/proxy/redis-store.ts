@@ -7,6 +7,7 @@
  *   createProxy({ ..., store: redisStore({ url: 'redis://cache.internal:6379' }) })
  */
 import { Redis } from 'ioredis';
+import { newGeneration } from './generation.js';
 import { StoreUnavailableError, type ProxyStore } from './store.js';
 
 export interface RedisStoreOptions {
@@ -27,8 +28,18 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
-/** The client with the store's own command. */
-type StoreClient = Redis & { incrementWithExpiry(key: string, ttlMs: number): Promise<number> };
+/** The generation record, created (never to expire) by the first reader of a Redis that has none. */
+const GENERATION = `
+local current = redis.call('GET', KEYS[1])
+if current then return current end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]`;
+
+/** The client with the store's own commands. */
+type StoreClient = Redis & {
+  incrementWithExpiry(key: string, ttlMs: number): Promise<number>;
+  generation(key: string, fresh: string): Promise<string>;
+};
 
 export class RedisProxyStore implements ProxyStore {
   readonly #client: StoreClient;
@@ -60,6 +71,7 @@ export class RedisProxyStore implements ProxyStore {
     this.#client.on('ready', () => (this.#downSince = undefined));
     this.#client.on('close', () => (this.#downSince ??= Date.now()));
     this.#client.defineCommand('incrementWithExpiry', { numberOfKeys: 1, lua: INCREMENT_WITH_EXPIRY });
+    this.#client.defineCommand('generation', { numberOfKeys: 1, lua: GENERATION });
     this.#subscriber = new Redis(url, {
       maxRetriesPerRequest: 1,
       commandTimeout: this.#timeoutMs,
@@ -151,6 +163,10 @@ export class RedisProxyStore implements ProxyStore {
         this.#track(this.#subscriber.unsubscribe(this.#key(channel)));
       }
     };
+  }
+
+  async generation(): Promise<string> {
+    return String(await this.#run(() => this.#client.generation(this.#key('generation'), newGeneration())));
   }
 
   async ping(): Promise<void> {

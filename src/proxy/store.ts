@@ -1,4 +1,5 @@
 import { ProblemError } from '../server/problems.js';
+import { newGeneration } from './generation.js';
 
 /** How long a browser is told to wait when the store does not answer. */
 export const STORE_RETRY_AFTER_SECONDS = 2;
@@ -49,8 +50,9 @@ export interface ProxyStore {
   /** Resolves when the store answers now, rejects with {@link StoreUnavailableError} when not (`/readyz`). */
   ping?(): Promise<void>;
   /**
-   * What this store's data is: a value that changes when the data is lost or replaced (Redis
-   * restarted empty, another Redis), so tokens and event ids from before can be told apart.
+   * The store's generation record (see generation.ts): created by the first call on a store that
+   * has none, kept for as long as the data is, so it changes when the data is lost or replaced
+   * (Redis restarted empty, another Redis) and tokens and event ids from before can be told apart.
    */
   generation?(): Promise<string>;
 }
@@ -61,6 +63,8 @@ interface Entry {
 }
 
 export class MemoryStore implements ProxyStore {
+  /** Its data lives and dies with the process, and so does its generation. */
+  readonly #generation = newGeneration();
   readonly #entries = new Map<string, Entry>();
   readonly #channels = new Map<string, Set<(message: string) => void>>();
   readonly #now: () => number;
@@ -71,6 +75,10 @@ export class MemoryStore implements ProxyStore {
 
   async get(key: string): Promise<string | undefined> {
     return this.#live(key)?.value;
+  }
+
+  async generation(): Promise<string> {
+    return this.#generation;
   }
 
   async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {

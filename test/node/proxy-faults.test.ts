@@ -10,6 +10,7 @@ import { sign } from 'hono/jwt';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
+import { SessionManager } from '../../src/session/session.js';
 import { startRedis, type TestRedis } from '../../scripts/redis-server.js';
 import {
   eventually,
@@ -301,7 +302,14 @@ describe('Redis paused or stopped', () => {
     const burst = await Promise.all(Array.from({ length: 50 }, read));
     assert.ok(burst.every((response) => response.status === 503));
     redis = pausedRedis = await startRedis({ port });
-    await eventually('reads to be served again', async () => (await read()).status === 200, 8000);
+    await eventually(
+      'the store to answer again',
+      async () => (await proxy.request('GET', '/consult/readyz')).status === 200,
+      8000,
+    );
+    // It came back empty: the member signs in again (see 'Redis restarted empty').
+    token = await proxy.session('alex');
+    assert.equal((await read()).status, 200);
   });
 
   it('a stream whose set-up fails on the store gives its slot back; the failure is one JSON log line', async () => {
@@ -344,6 +352,142 @@ describe('Redis paused or stopped', () => {
   });
 });
 
+describe('Redis restarted empty', () => {
+  let redis: TestRedis;
+  let proxy: TestProxy;
+  let store: RedisProxyStore;
+
+  before(async () => {
+    redis = await startRedis();
+    store = new RedisProxyStore({ url: redis.url, prefix: 'emptied:' });
+    proxy = await startTestProxy({ store, webhookSecret: WEBHOOK_SECRET, heartbeatMs: 200 });
+  });
+  after(async () => {
+    await proxy?.close();
+    await store?.close();
+    await redis?.stop();
+  });
+
+  const deliver = () =>
+    proxy.call(
+      'POST',
+      '/webhooks',
+      signedDelivery({ type: 'questionResolved', caseId: 'cns_demo_alex_rash' }, WEBHOOK_SECRET),
+    );
+  const read = (token: string) => proxy.call('GET', '/user/usr_demo_alex', { token });
+
+  it('refuses tokens from before (signed out or not), resets streams and Last-Event-IDs from before, never reuses an event id', async () => {
+    const kept = await proxy.session('alex');
+    const signedOut = await proxy.session('alex');
+    assert.equal((await proxy.call('DELETE', '/session', { token: signedOut })).status, 204);
+    assert.equal((await read(signedOut)).status, 401);
+
+    const open = await openEventStream(`${proxy.url}/events`, kept);
+    const idsBefore: string[] = [];
+    try {
+      await open.next((item) => item.event === 'ready');
+      assert.equal((await deliver()).status, 200);
+      assert.equal((await deliver()).status, 200);
+      await eventually('two events', () => open.events('consultation').length === 2, 3000);
+      idsBefore.push(...open.events('consultation').map((item) => item.id ?? ''));
+
+      // Redis restarts with nothing in it.
+      const { port } = redis;
+      await redis.stop();
+      redis = await startRedis({ port });
+      await eventually(
+        'the store to answer again',
+        async () => {
+          const ready = await proxy.request('GET', '/consult/readyz');
+          return ready.status === 200;
+        },
+        8000,
+      );
+
+      // Every token from before is refused, the signed-out one above all: the member signs in again.
+      assert.equal((await read(signedOut)).status, 401);
+      assert.equal((await read(kept)).status, 401);
+      const fresh = await proxy.session('alex');
+      assert.equal((await read(fresh)).status, 200);
+
+      // The stream open across the restart hears the next event after a reset, under a new id.
+      await eventually(
+        'the stream to hear events again',
+        async () => {
+          assert.equal((await deliver()).status, 200);
+          return open.events('consultation').length > 2;
+        },
+        8000,
+      );
+      const resetAt = open.items.findIndex((item) => item.event === 'reset');
+      const after = open.items.findIndex(
+        (item, i) => i > 1 && item.event === 'consultation' && !idsBefore.includes(item.id ?? ''),
+      );
+      assert.ok(resetAt > 0 && resetAt < after, 'a reset before the first event of the new store');
+      const idsAfter = open
+        .events('consultation')
+        .slice(2)
+        .map((item) => item.id ?? '');
+      for (const id of idsAfter) assert.ok(!idsBefore.includes(id), `${id} was used before`);
+
+      // A stream coming back with a Last-Event-ID from before gets a reset and no replay.
+      const back = await openEventStream(`${proxy.url}/events`, fresh, {
+        'last-event-id': idsBefore[1] ?? '',
+      });
+      try {
+        await back.next((item) => item.event === 'ready');
+        await back.next((item) => item.event === 'reset', 3000);
+        assert.deepEqual(back.events('consultation'), []);
+      } finally {
+        back.close();
+      }
+      // One from now replays what came after it.
+      const from = await openEventStream(`${proxy.url}/events`, fresh, {
+        'last-event-id': idsAfter[0] ?? '',
+      });
+      try {
+        await from.next((item) => item.event === 'ready');
+        assert.equal((await deliver()).status, 200);
+        const next = await from.next((item) => item.event === 'consultation', 3000);
+        assert.ok(!idsBefore.includes(next.id ?? '') && next.id !== idsAfter[0]);
+        assert.deepEqual(from.events('reset'), []);
+      } finally {
+        from.close();
+      }
+    } finally {
+      open.close();
+    }
+  });
+  it('the elements’ session signs in again silently when its token is refused after the store came back empty', async () => {
+    const session = new SessionManager({ endpoint: proxy.url, signInBody: { demoUser: 'alex' } });
+    try {
+      await session.ready();
+      assert.equal((await session.client.getUser('usr_demo_alex')).id, 'usr_demo_alex');
+      const signIns = () =>
+        proxy.logs.filter((entry) => entry.message === 'request' && entry.path === '/consult/session').length;
+      const before = signIns();
+
+      const { port } = redis;
+      await redis.stop();
+      redis = await startRedis({ port });
+      await eventually(
+        'the store to answer again',
+        async () => (await proxy.request('GET', '/consult/readyz')).status === 200,
+        8000,
+      );
+      // Its token is from before: refused once, then a sign-in through the partner's
+      // `authenticate`, then the read, all inside one call; the member sees nothing of it.
+      assert.equal((await session.client.getUser('usr_demo_alex')).id, 'usr_demo_alex');
+      assert.equal(signIns(), before + 1);
+      assert.notEqual(session.status, 'expired');
+      assert.equal((await session.client.getUser('usr_demo_alex')).id, 'usr_demo_alex');
+      assert.equal(signIns(), before + 1, 'the new token goes on working');
+    } finally {
+      session.signOut();
+    }
+  });
+});
+
 describe('tokens from the future and bodies that are not UTF-8', () => {
   let redis: TestRedis;
   let proxy: TestProxy;
@@ -378,6 +522,7 @@ describe('tokens from the future and bodies that are not UTF-8', () => {
       uid: 'alex',
       aud: 'consult-widget',
       jti: 'tok-nbf-0001',
+      its: Date.now(),
       iat: now,
       exp: now + 600,
     };

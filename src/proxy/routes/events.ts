@@ -2,8 +2,9 @@
  * `GET {base}/events`: a server-sent event stream of the member's consultation events. The widget
  * token comes in the Authorization header (a fetch stream, never a token in the URL); a comment
  * line every `heartbeatMs` keeps intermediaries from closing it; it ends when the token expires.
- * Every consultation event carries an `id:`; a stream opened with `Last-Event-ID` first replays
- * what the member missed (see event-log.ts), or says `reset` when that is too old to replay.
+ * Every consultation event carries an `id:` (`<store generation>.<number>`); a stream opened with
+ * `Last-Event-ID` first replays what the member missed (see event-log.ts), or says `reset` when
+ * that is too old to replay or from before the store's data was lost.
  *
  * The first event is `ready`, once the stream hears the member's events:
  * `{"expiresAt": "<ISO time the widget token ends>", "webhooks": true|false}`. `webhooks` is true
@@ -16,7 +17,15 @@ import { streamSSE } from 'hono/streaming';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { header } from '../../server/request-header.js';
-import { eventsChannel, latestEventId, missedSince, type LoggedEvent } from '../event-log.js';
+import {
+  eventId,
+  eventsChannel,
+  latestEventId,
+  missedSince,
+  parseEventId,
+  type LoggedEvent,
+} from '../event-log.js';
+import { currentGeneration } from '../generation.js';
 import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
 import { StoreUnavailableError } from '../store.js';
@@ -57,13 +66,20 @@ export function eventRoutes(core: ProxyCore) {
         // Live events wait while the missed ones are replayed, so the member sees them all in order.
         let replaying = true;
         let sentUpTo = 0;
+        // The store generation this stream's ids belong to (set once the stream is set up).
+        let generation = '';
         const waiting: LoggedEvent[] = [];
         const send = (event: LoggedEvent) => {
+          if (event.generation !== generation) {
+            // The store's data was lost or replaced while this stream was open: numbers start
+            // again under a new generation, and the elements read everything again.
+            generation = event.generation;
+            sentUpTo = 0;
+            void stream.writeSSE({ event: 'reset', data: '{}' }).catch(finish);
+          }
           if (event.id <= sentUpTo) return;
           sentUpTo = event.id;
-          void stream
-            .writeSSE({ id: String(event.id), event: 'consultation', data: event.data })
-            .catch(finish);
+          void stream.writeSSE({ id: eventId(event), event: 'consultation', data: event.data }).catch(finish);
         };
         const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
           let event: LoggedEvent;
@@ -86,9 +102,14 @@ export function eventRoutes(core: ProxyCore) {
           Math.max(0, expiresAt - Date.now()),
         );
         try {
-          // A new stream starts from the newest event now; what comes while it is being set up is replayed.
+          generation = (await currentGeneration(core)).id;
+          // A new stream starts from the newest event now; what comes while it is being set up is
+          // replayed. A Last-Event-ID of another generation (from before the store's data was
+          // lost) or not of ours replays nothing and gets a reset.
           const replayFrom =
-            lastEventId !== undefined ? Number(lastEventId) : await latestEventId(core, userId);
+            lastEventId !== undefined
+              ? parseEventId(lastEventId, generation)
+              : await latestEventId(core, userId);
           stream.onAbort(finish);
           c.req.raw.signal.addEventListener('abort', finish);
           // A client gone before the listeners were in place must not hold its slot until expiry.
@@ -102,7 +123,7 @@ export function eventRoutes(core: ProxyCore) {
             event: 'ready',
             data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString(), webhooks }),
           });
-          const missed = await missedSince(core, userId, replayFrom);
+          const missed = await missedSince(core, userId, replayFrom, generation);
           // Too old to replay (or not an id of ours): the elements read everything again.
           if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
           for (const event of missed.events) send(event);

@@ -15,6 +15,7 @@ import { endSession } from '../sessions.js';
 import type { Member } from '../options.js';
 import { MemberView } from '../schemas.js';
 import { DEFAULT_WIDGET_TOKEN_TTL_SECONDS, mintWidgetToken } from '../widget-token.js';
+import { currentGeneration } from '../generation.js';
 
 const USER_CACHE_TTL_MS = 60 * 60 * 1000;
 
@@ -102,6 +103,9 @@ export function sessionRoutes(core: ProxyCore) {
           } catch (error) {
             throw fromUpstream(error);
           }
+          // The store's generation exists before the token is issued: a token is refused only if
+          // it is older than the store's data.
+          await currentGeneration(core);
           const { token, expiresAt } = await mintWidgetToken(
             options.sessionSecret,
             { userId: user.id, uniqueId: signedIn.uniqueId },
