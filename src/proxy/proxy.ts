@@ -276,6 +276,8 @@ export function installProxy(
       )
     : Promise.resolve();
   const ready = Promise.all([generationKnown, registered]).then(() => undefined);
+  // Each failure is logged below; one who awaits `ready` hears it too, but no one need.
+  ready.catch(() => undefined);
   generationKnown.catch(() => core.log({ level: 'error', message: 'store unavailable', code: 'start' }));
   registered.catch((error: unknown) =>
     core.log({

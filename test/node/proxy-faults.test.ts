@@ -312,6 +312,30 @@ describe('Redis paused or stopped', () => {
     assert.equal((await read()).status, 200);
   });
 
+  it('the elements’ client waits out a short outage: the 503 is retried after its Retry-After', async () => {
+    const session = new SessionManager({ endpoint: proxy.url, signInBody: { demoUser: 'alex' } });
+    try {
+      await session.ready();
+      const logged = proxy.logs.length;
+      process.kill(redis.pid, 'SIGSTOP');
+      const reading = session.client.getUser('usr_demo_alex');
+      await eventually(
+        'a 503 answered',
+        () => proxy.logs.slice(logged).some((entry) => entry.status === 503),
+        5000,
+      ).finally(() => process.kill(redis.pid, 'SIGCONT'));
+      assert.equal((await reading).id, 'usr_demo_alex');
+      const statuses = proxy.logs
+        .slice(logged)
+        .filter((entry) => entry.message === 'request' && entry.path === '/consult/user/usr_demo_alex')
+        .map((entry) => entry.status);
+      assert.equal(statuses[0], 503);
+      assert.equal(statuses.at(-1), 200);
+    } finally {
+      session.signOut();
+    }
+  });
+
   it('a stream whose set-up fails on the store gives its slot back; the failure is one JSON log line', async () => {
     token = await proxy.session('alex');
     // Redis pauses just as each stream reads where the member's events stand (after its sign-in
