@@ -33,8 +33,10 @@ export interface ProxyLimits {
    * before the browser's own 15 s timeout, so a slow upstream is not asked again and again.
    */
   upstreamTimeoutMs: number;
-  /** Open event streams per member. Default 5. */
+  /** Open event streams per member, counted across every instance sharing the store. Default 5. */
   streamsPerMember: number;
+  /** Open event streams per client address, in each instance. Default 50. */
+  streamsPerAddress: number;
 }
 
 /** One line of the proxy's log. It never holds a header, a body, a token or a question. */
@@ -103,6 +105,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   webhooksPerAddressPerMinute: 1200,
   upstreamTimeoutMs: 6_000,
   streamsPerMember: 5,
+  streamsPerAddress: 50,
 };
 
 /** Checks the options once, at creation, with messages that say exactly what to set. */

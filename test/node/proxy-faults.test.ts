@@ -594,3 +594,93 @@ describe('tokens from the future and bodies that are not UTF-8', () => {
     assert.deepEqual(proxy.upstreamCalls(mark), []);
   });
 });
+
+describe('stream caps across instances and per address', () => {
+  let redis: TestRedis;
+  let sandbox: TestSandbox;
+  const proxies: TestProxy[] = [];
+  const stores: RedisProxyStore[] = [];
+
+  const instance = async (limits: Record<string, number>) => {
+    const store = new RedisProxyStore({ url: redis.url, prefix: 'caps:' });
+    stores.push(store);
+    const proxy = await startTestProxy({ sandbox, store, heartbeatMs: 200, limits });
+    proxies.push(proxy);
+    return proxy;
+  };
+
+  before(async () => {
+    redis = await startRedis();
+    sandbox = await startTestSandbox({ professionals: { mode: 'manual' } });
+  });
+  after(async () => {
+    for (const proxy of proxies) await proxy.close();
+    for (const store of stores) await store.close();
+    await sandbox?.close();
+    await redis?.stop();
+  });
+
+  it('the per-member cap counts the member’s streams on every instance', async () => {
+    const a = await instance({ streamsPerMember: 2 });
+    const b = await instance({ streamsPerMember: 2 });
+    const token = await a.session('alex');
+    const first = await openEventStream(`${a.url}/events`, token);
+    const second = await openEventStream(`${b.url}/events`, token);
+    try {
+      assert.equal(first.status, 200);
+      assert.equal(second.status, 200);
+      for (const proxy of [a, b]) {
+        const third = await proxy.call('GET', '/events', { token });
+        assert.equal(third.status, 429, third.text);
+        assert.equal(third.body.code, 'too_many_streams');
+      }
+      // Another member is not counted with this one.
+      const other = await openEventStream(`${b.url}/events`, await b.session('sam'));
+      assert.equal(other.status, 200);
+      other.close();
+      // A closed stream gives its place back, to any instance.
+      first.close();
+      const again = await eventually(
+        'a slot to free up',
+        async () => {
+          const stream = await openEventStream(`${b.url}/events`, token);
+          if (stream.status === 200) return stream;
+          stream.close();
+          return undefined;
+        },
+        5000,
+      );
+      again.close();
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  it('one address holds at most streamsPerAddress streams, whoever is signed in', async () => {
+    const proxy = await instance({ streamsPerMember: 5, streamsPerAddress: 3 });
+    const streams = [
+      await openEventStream(`${proxy.url}/events`, await proxy.session('alex')),
+      await openEventStream(`${proxy.url}/events`, await proxy.session('sam')),
+      await openEventStream(`${proxy.url}/events`, await proxy.session('noor')),
+    ];
+    try {
+      for (const stream of streams) assert.equal(stream.status, 200);
+      const fourth = await proxy.call('GET', '/events', { token: await proxy.session('alex') });
+      assert.equal(fourth.status, 429);
+      assert.equal(fourth.body.code, 'too_many_streams');
+      streams[0]?.close();
+      await eventually(
+        'the address to have room again',
+        async () => {
+          const stream = await openEventStream(`${proxy.url}/events`, await proxy.session('alex'));
+          stream.close();
+          return stream.status === 200;
+        },
+        5000,
+      );
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+});

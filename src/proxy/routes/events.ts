@@ -30,31 +30,85 @@ import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
 import { StoreUnavailableError } from '../store.js';
 
+/** The shortest lease of a stream slot: a slot held by an instance that died frees up after it. */
+const MIN_LEASE_MS = 30_000;
+
+/** How soon a slot's release is tried again when the store did not answer. */
+const RELEASE_RETRY_MS = 500;
+
+const slotKey = (userId: string, index: number) => `stream-slot:${userId}:${index}`;
+
+/**
+ * A free one of the member's `streamsPerMember` slots, leased in the store (so the cap holds
+ * across instances) and renewed while the stream is open; undefined when all are taken.
+ */
+async function claimSlot(core: ProxyCore, userId: string, streamId: string, leaseMs: number) {
+  for (let index = 0; index < core.limits.streamsPerMember; index++) {
+    const key = slotKey(userId, index);
+    if (!(await core.store.setIfAbsent(key, streamId, leaseMs))) continue;
+    const renewal = setInterval(
+      () => void core.store.set(key, streamId, leaseMs).catch(() => undefined),
+      leaseMs / 3,
+    );
+    renewal.unref?.();
+    return {
+      release(): void {
+        clearInterval(renewal);
+        const until = Date.now() + leaseMs;
+        const attempt = (): void => {
+          // Only if still this stream's: a lease that lapsed may be another's now. A store that does
+          // not answer is asked again until the lease would have lapsed anyway.
+          void core.store
+            .get(key)
+            .then((holder) => (holder === streamId ? core.store.delete(key) : undefined))
+            .catch(() => {
+              if (Date.now() < until) setTimeout(attempt, RELEASE_RETRY_MS).unref?.();
+            });
+        };
+        attempt();
+      },
+    };
+  }
+  return undefined;
+}
+
 export function eventRoutes(core: ProxyCore) {
-  const open = new Map<string, number>();
+  const openByAddress = new Map<string, number>();
   const heartbeatMs = core.options.heartbeatMs ?? 15_000;
+  // A stream renews its slot at a third of this; a slot of an instance that died lapses after it.
+  const leaseMs = Math.max(MIN_LEASE_MS, heartbeatMs * 3);
   // Fixed for the proxy's life: whether consultation events are pushed, or the page must poll.
   const webhooks = Boolean(core.options.publicUrl);
 
-  return new Hono<ProxyEnv>().get('/events', requireMember(core), (c) => {
+  return new Hono<ProxyEnv>().get('/events', requireMember(core), async (c) => {
     const identity = member(c);
     const { userId, expiresAt } = identity;
     // Where a reconnecting stream left off (the browser's EventSource, or our client, sends it).
     const lastEventId = header(c, 'last-event-id')?.trim() || undefined;
-    const count = open.get(userId) ?? 0;
-    if (count >= core.limits.streamsPerMember) {
-      throw new ProblemError(
+    const tooMany = () =>
+      new ProblemError(
         429,
         'too_many_streams',
         'Too many open streams',
         'Close another tab and try again.',
         undefined,
-        {
-          'retry-after': '10',
-        },
+        { 'retry-after': '10' },
       );
-    }
-    open.set(userId, count + 1);
+    // Per address, in this instance: one address cannot hold open connections without end.
+    const address = core.options.clientAddress?.(c);
+    if (address && (openByAddress.get(address) ?? 0) >= core.limits.streamsPerAddress) throw tooMany();
+    // Per member, across every instance sharing the store: a slot leased in the store.
+    const streamId = crypto.randomUUID();
+    const slot = await claimSlot(core, userId, streamId, leaseMs);
+    if (!slot) throw tooMany();
+    if (address) openByAddress.set(address, (openByAddress.get(address) ?? 0) + 1);
+    const release = () => {
+      slot.release();
+      if (!address) return;
+      const left = (openByAddress.get(address) ?? 1) - 1;
+      if (left > 0) openByAddress.set(address, left);
+      else openByAddress.delete(address);
+    };
     c.header('cache-control', 'no-store');
     c.header('x-accel-buffering', 'no');
 
@@ -137,8 +191,7 @@ export function eventRoutes(core: ProxyCore) {
           clearTimeout(expiry);
           unsubscribe();
           unsubscribeSessions();
-          open.set(userId, (open.get(userId) ?? 1) - 1);
-          if (open.get(userId) === 0) open.delete(userId);
+          release();
         }
       },
       // The stream has begun (its status is sent): a failure now ends it, logged as one line
