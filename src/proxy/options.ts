@@ -22,10 +22,12 @@ export interface ProxyLimits {
   bodyBytes: number;
   /** Requests per member per minute. Default 120. */
   perMemberPerMinute: number;
-  /** Requests per client address per minute. Default 3000. */
+  /** Requests that are not a signed-in member's (no valid widget token) per client address per minute. Default 3000. */
   perAddressPerMinute: number;
-  /** Session requests (`POST /session`) per client address per minute. Default 600. */
+  /** Successful sign-ins (`POST /session`) per client address per minute. Default 600. */
   sessionsPerAddressPerMinute: number;
+  /** Failed sign-ins per client address per minute; past it they are answered 429 instead of 401. Default 120. */
+  failedSignInsPerAddressPerMinute: number;
   /** Webhook deliveries (`POST /webhooks`) per client address per minute. Default 1200. */
   webhooksPerAddressPerMinute: number;
   /**
@@ -102,6 +104,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   // per-member limit carries the protection for each of them.
   perAddressPerMinute: 3000,
   sessionsPerAddressPerMinute: 600,
+  failedSignInsPerAddressPerMinute: 120,
   webhooksPerAddressPerMinute: 1200,
   upstreamTimeoutMs: 6_000,
   streamsPerMember: 5,

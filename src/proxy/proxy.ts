@@ -12,7 +12,7 @@ import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
 import { header } from '../server/request-header.js';
 import { json, problem } from './http.js';
-import { checkOrigin, limitPerAddress, noStore, requestLog, requireJson } from './middleware.js';
+import { checkOrigin, limitAnonymousPerAddress, noStore, requestLog, requireJson } from './middleware.js';
 import { checkOptions, DEFAULT_LIMITS, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { eventRoutes } from './routes/events.js';
 import { memberRoutes } from './routes/member.js';
@@ -244,8 +244,11 @@ export function installProxy(
   app.use(requireJson);
   // The upstream's webhooks come before the per-address limit: they are not a browser's traffic.
   app.route('/', webhookRoutes(core));
-  app.use(limitPerAddress(core, 'address', limits.perAddressPerMinute));
+  // Sign-ins have limits of their own (successful ones per address, failed ones per address), so
+  // neither a flood nor someone else's failed attempts keep a member from renewing a token.
   app.route('/', sessionRoutes(core));
+  // Other requests that are not a signed-in member's, per address.
+  app.use(limitAnonymousPerAddress(core, limits.perAddressPerMinute));
   app.route('/', eventRoutes(core));
   app.route('/', memberRoutes(core));
   // Everything else does not exist for browsers (S4): no upstream call is made.

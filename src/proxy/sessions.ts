@@ -46,7 +46,8 @@ export async function isEnded(core: ProxyCore, identity: WidgetIdentity): Promis
     currentGeneration(core),
   ]);
   return (
-    identity.issuedAt < generation.startedAt ||
+    identity.issuedAt <
+      (identity.issuedToTheSecond ? Math.floor(generation.startedAt / 1000) * 1000 : generation.startedAt) ||
     revoked !== undefined ||
     (ended !== undefined && identity.issuedAt <= Number(ended))
   );

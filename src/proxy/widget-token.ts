@@ -21,6 +21,8 @@ export interface WidgetIdentity {
   tokenId: string;
   /** When it was issued, epoch milliseconds. */
   issuedAt: number;
+  /** Set when the token gives its issue time in whole seconds only (`iat`, no `its`). */
+  issuedToTheSecond?: boolean;
 }
 
 /** A random token id: 128 bits, base64url. */
@@ -95,6 +97,7 @@ export async function verifyWidgetToken(
       expiresAt: payload.exp * 1000,
       tokenId: payload['jti'],
       issuedAt: typeof payload['its'] === 'number' ? payload['its'] : payload.iat * 1000,
+      ...(typeof payload['its'] === 'number' ? {} : { issuedToTheSecond: true }),
     };
   } catch {
     return undefined;

@@ -9,6 +9,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { sign } from 'hono/jwt';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { forwardedClientAddress } from '../../src/proxy/node.js';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
 import { SessionManager } from '../../src/session/session.js';
 import { startRedis, type TestRedis } from '../../scripts/redis-server.js';
@@ -682,5 +683,76 @@ describe('stream caps across instances and per address', () => {
     } finally {
       for (const stream of streams) stream.close();
     }
+  });
+});
+
+describe('a flood from one address behind a trusted balancer', () => {
+  let redis: TestRedis;
+  let sandbox: TestSandbox;
+  const proxies: TestProxy[] = [];
+  const stores: RedisProxyStore[] = [];
+
+  const instance = async (trusted: string[]) => {
+    const store = new RedisProxyStore({ url: redis.url, prefix: `flood-${trusted.join()}:` });
+    stores.push(store);
+    const proxy = await startTestProxy({
+      sandbox,
+      store,
+      clientAddress: forwardedClientAddress(trusted),
+      limits: { perAddressPerMinute: 20, failedSignInsPerAddressPerMinute: 5 },
+    });
+    proxies.push(proxy);
+    return proxy;
+  };
+  const from = (address: string, token?: string) => ({
+    ...(token ? { token } : {}),
+    headers: { 'x-forwarded-for': `${address}, 127.0.0.1` },
+  });
+
+  before(async () => {
+    redis = await startRedis();
+    sandbox = await startTestSandbox({ professionals: { mode: 'manual' } });
+  });
+  after(async () => {
+    for (const proxy of proxies) await proxy.close();
+    for (const store of stores) await store.close();
+    await sandbox?.close();
+    await redis?.stop();
+  });
+
+  it('locks out the junk, not the members behind that address, on either instance', async () => {
+    const a = await instance(['127.0.0.1']);
+    const b = await instance(['127.0.0.1']);
+    const token = await a.call('POST', '/session', { body: { demoUser: 'alex' }, ...from('203.0.113.5') });
+    assert.equal(token.status, 200);
+    // Junk and failed sign-ins from the address, spread over both instances.
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const proxy = i % 2 ? a : b;
+      statuses.push((await proxy.call('GET', '/user/usr_demo_alex', from('203.0.113.5', 'junk'))).status);
+      statuses.push((await proxy.call('POST', '/session', { body: {}, ...from('203.0.113.5') })).status);
+    }
+    assert.ok(statuses.includes(429), 'the junk is limited, across both instances');
+    for (const proxy of [a, b]) {
+      const read = await proxy.call('GET', '/user/usr_demo_alex', from('203.0.113.5', token.body.token));
+      assert.equal(read.status, 200, 'a member behind the address reads on');
+      const signIn = await proxy.call('POST', '/session', {
+        body: { demoUser: 'sam' },
+        ...from('203.0.113.5'),
+      });
+      assert.equal(signIn.status, 200, 'and signs in');
+    }
+    // Another address behind the same balancer is not limited.
+    assert.equal((await a.call('GET', '/user/usr_demo_alex', from('203.0.113.6', 'junk'))).status, 401);
+  });
+
+  it('believes X-Forwarded-For only from a trusted peer', async () => {
+    // The balancer is said to be 10.0.0.0/8; requests come from 127.0.0.1, which is not it, so the
+    // header is the client's own claim and each "address" below is the same peer.
+    const proxy = await instance(['10.0.0.0/8']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++)
+      statuses.push((await proxy.call('GET', '/user/usr_demo_alex', from(`198.18.0.${i}`, 'junk'))).status);
+    assert.ok(statuses.includes(429), 'a forged header does not spread one client over many addresses');
   });
 });
