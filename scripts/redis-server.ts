@@ -20,6 +20,8 @@ function freePort(): Promise<number> {
 export interface TestRedis {
   url: string;
   port: number;
+  /** The redis-server process id (to pause it with SIGSTOP and resume it with SIGCONT). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -40,8 +42,9 @@ async function ready(port: number, deadline: number): Promise<void> {
   }
 }
 
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+/** Starts an empty redis-server on `port` (a free one when not given, or one a stopped Redis had). */
+export async function startRedis(options: { port?: number } = {}): Promise<TestRedis> {
+  const port = options.port ?? (await freePort());
   let child: ChildProcess;
   try {
     child = spawn(
@@ -78,10 +81,13 @@ export async function startRedis(): Promise<TestRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
+        // A paused Redis would never act on SIGTERM.
+        child.kill('SIGCONT');
         child.kill('SIGTERM');
       }),
   };

@@ -12,6 +12,9 @@
  *   CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means
  *   CONSULT_DEMO_SIGN_IN      1: sign in with {"demoUser": "alex"} (sandbox upstream only)
  *   CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional
+ *   CONSULT_TRUSTED_PROXIES   comma-separated addresses or IPv4 ranges (10.0.0.0/8) of the load
+ *                             balancers in front: the client's address is then read from their
+ *                             X-Forwarded-For, so per-address limits count people, not the balancer
  *   CONSULT_BASE_PATH         default /consult
  *   PORT                      default 8787
  *
@@ -21,7 +24,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { demoSignIn } from './demo.js';
-import { startProxyServer } from './node.js';
+import { forwardedClientAddress, startProxyServer } from './node.js';
 import { redisStore } from './redis-store.js';
 
 export interface CliConfig {
@@ -36,6 +39,7 @@ export interface CliConfig {
   basePath: string;
   port: number;
   redisUrl?: string;
+  trustedProxies: string[];
 }
 
 /** Reads the environment; a list of everything missing or wrong, each with what to set. */
@@ -68,6 +72,16 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
   const redisUrl = env['CONSULT_REDIS_URL']?.trim();
   if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
     problems.push('CONSULT_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
+  const trustedProxies = (env['CONSULT_TRUSTED_PROXIES'] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of trustedProxies) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,2})?$/.test(entry))
+      problems.push(
+        `CONSULT_TRUSTED_PROXIES must list addresses or IPv4 ranges like 10.0.0.0/8; got "${entry}"`,
+      );
+  }
   const demo = env['CONSULT_DEMO_SIGN_IN'];
   if (demo !== undefined && !['0', '1', 'true', 'false', ''].includes(demo))
     problems.push('CONSULT_DEMO_SIGN_IN must be 1 or 0');
@@ -89,6 +103,7 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
       basePath: basePath.replace(/\/$/, '') || '/',
       port,
       ...(redisUrl ? { redisUrl } : {}),
+      trustedProxies,
     },
   };
 }
@@ -139,6 +154,7 @@ async function main(): Promise<void> {
     basePath: config.basePath,
     port: config.port,
     ...(config.redisUrl ? { store: redisStore({ url: config.redisUrl }) } : {}),
+    ...(config.trustedProxies.length ? { clientAddress: forwardedClientAddress(config.trustedProxies) } : {}),
   });
   await server.proxy.ready.catch(() => undefined);
   console.log(`consult-proxy on ${server.url}${config.basePath} (demo sign-in) → ${config.upstreamUrl}`);

@@ -4,6 +4,7 @@
  * replays what the member missed, in order, from its `Last-Event-ID`.
  */
 import type { ProxyCore } from './context.js';
+import { currentGeneration } from './generation.js';
 
 /** How long an event can be replayed: long enough for any reconnect, a deploy included. */
 export const REPLAY_MS = 15 * 60_000;
@@ -17,21 +18,41 @@ export const eventsChannel = (userId: string) => `events:${userId}`;
 const sequenceKey = (userId: string) => `event-seq:${userId}`;
 const eventKey = (userId: string, id: number) => `event:${userId}:${id}`;
 
-/** One event as it travels between instances: its number and its data. */
+/**
+ * One event as it travels between instances: its number, the store generation it was numbered in,
+ * and its data. Browsers see its id as `<generation>.<number>` (see {@link eventId}): numbers start
+ * again when the store's data is lost, the generation never repeats, so no id is used twice.
+ */
 export interface LoggedEvent {
   id: number;
+  generation: string;
   data: string;
 }
 
-/** Numbers `data`, keeps it for replay, and sends it to the member's open streams everywhere. */
-export async function recordEvent(core: ProxyCore, userId: string, data: string): Promise<number> {
-  const id = await core.store.increment(sequenceKey(userId), SEQUENCE_TTL_MS);
-  await core.store.set(eventKey(userId, id), data, REPLAY_MS);
-  await core.store.publish(eventsChannel(userId), JSON.stringify({ id, data } satisfies LoggedEvent));
-  return id;
+/** The id a browser sees, and sends back as `Last-Event-ID`. */
+export const eventId = (event: { id: number; generation: string }) => `${event.generation}.${event.id}`;
+
+/**
+ * Where a `Last-Event-ID` left off: a number of the generation it names, or 0 for a bare `0` (from
+ * the first event kept). Anything else (another generation's, not ours) is undefined: a reset.
+ */
+export function parseEventId(value: string, generation: string): number | undefined {
+  if (value === '0') return 0;
+  const match = /^([a-z0-9]{1,32})\.(\d{1,15})$/.exec(value);
+  return match && match[1] === generation ? Number(match[2]) : undefined;
 }
 
-/** The number of the member's newest event, 0 before the first. */
+/** Numbers `data`, keeps it for replay, and sends it to the member's open streams everywhere. */
+export async function recordEvent(core: ProxyCore, userId: string, data: string): Promise<string> {
+  const { id: generation } = await currentGeneration(core);
+  const id = await core.store.increment(sequenceKey(userId), SEQUENCE_TTL_MS);
+  await core.store.set(eventKey(userId, id), data, REPLAY_MS);
+  const event: LoggedEvent = { id, generation, data };
+  await core.store.publish(eventsChannel(userId), JSON.stringify(event));
+  return eventId(event);
+}
+
+/** The number of the member's newest event in this generation, 0 before the first. */
 export async function latestEventId(core: ProxyCore, userId: string): Promise<number> {
   return Number((await core.store.get(sequenceKey(userId))) ?? 0);
 }
@@ -43,10 +64,12 @@ export async function latestEventId(core: ProxyCore, userId: string): Promise<nu
 export async function missedSince(
   core: ProxyCore,
   userId: string,
-  lastId: number,
+  lastId: number | undefined,
+  generation: string,
 ): Promise<{ events: LoggedEvent[]; gap: boolean; latest: number }> {
   const latest = await latestEventId(core, userId);
-  if (!Number.isInteger(lastId) || lastId < 0 || lastId > latest) return { events: [], gap: true, latest };
+  if (lastId === undefined || !Number.isInteger(lastId) || lastId < 0 || lastId > latest)
+    return { events: [], gap: true, latest };
   const ids = Array.from({ length: latest - lastId }, (_, i) => lastId + 1 + i);
   const read = () => core.store.getMany(ids.map((id) => eventKey(userId, id)));
   let found = await read();
@@ -58,7 +81,7 @@ export async function missedSince(
   const events: LoggedEvent[] = [];
   for (const [i, data] of found.entries()) {
     if (data === undefined) return { events: [], gap: true, latest };
-    events.push({ id: ids[i] ?? 0, data });
+    events.push({ id: ids[i] ?? 0, generation, data });
   }
   return { events, gap: false, latest };
 }

@@ -1,6 +1,6 @@
 export { createProxy, type ConsultProxy } from './proxy.js';
 export { demoSignIn } from './demo.js';
-export { MemoryStore, type ProxyStore } from './store.js';
+export { MemoryStore, StoreUnavailableError, type ProxyStore } from './store.js';
 export {
   DEFAULT_LIMITS,
   type Member,

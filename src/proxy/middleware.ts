@@ -158,6 +158,23 @@ export const limitPerAddress = (core: ProxyCore, kind: string, limit: number) =>
     await next();
   });
 
+/**
+ * The per-address limit for requests that are not a signed-in member's: no token, or one that is
+ * not ours. A member's requests carry a valid token and count against the member's own limit
+ * instead, so a flood of junk from an address (an office, a mobile carrier's gateway) does not
+ * lock out the members behind it. Sign-ins (`POST /session`) have limits of their own.
+ */
+export const limitAnonymousPerAddress = (core: ProxyCore, limit: number) =>
+  createMiddleware<ProxyEnv>(async (c, next) => {
+    const address = core.options.clientAddress?.(c);
+    if (address) {
+      const match = /^Bearer\s+(\S+)$/i.exec(header(c, 'authorization') ?? '');
+      const identity = match?.[1] ? await identityOf(core, match[1]) : undefined;
+      if (!identity) await enforceRateLimit(core, `address:${address}`, limit);
+    }
+    await next();
+  });
+
 /** Tokens verified, each kept until it expires: a member's next call skips the signature check. */
 const verifiedTokens = new WeakMap<ProxyCore, Map<string, WidgetIdentity>>();
 const MAX_CACHED_TOKENS = 10_000;

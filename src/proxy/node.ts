@@ -35,6 +35,49 @@ export interface ProxyServerOptions extends ProxyOptions {
  */
 export const socketAddress = (c: Context): string | undefined => getConnInfo(c).remote.address;
 
+/** `a.b.c.d` as a number, or undefined for anything else. */
+function ipv4(address: string): number | undefined {
+  const parts = address.replace(/^::ffff:/i, '').split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
+  return parts.reduce((n, p) => n * 256 + Number(p), 0);
+}
+
+/** Whether `address` is one of `trusted`: exact addresses, or IPv4 ranges as `10.0.0.0/8`. */
+function isTrusted(address: string, trusted: readonly string[]): boolean {
+  const plain = address.replace(/^::ffff:/i, '').toLowerCase();
+  return trusted.some((entry) => {
+    const [base = '', bitsText] = entry.trim().toLowerCase().split('/');
+    if (bitsText === undefined) return base.replace(/^::ffff:/, '') === plain;
+    const bits = Number(bitsText);
+    const [a, b] = [ipv4(plain), ipv4(base)];
+    if (a === undefined || b === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
+    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+    return (a & mask) >>> 0 === (b & mask) >>> 0;
+  });
+}
+
+/**
+ * The client's address behind load balancers or reverse proxies listed in `trusted` (addresses,
+ * or IPv4 ranges like `10.0.0.0/8`): when the socket's peer is one of them, the nearest address in
+ * `X-Forwarded-For` that is not; otherwise the socket's own. A client cannot choose its address by
+ * sending the header itself: only what trusted hops appended is believed.
+ */
+export function forwardedClientAddress(trusted: readonly string[]): (c: Context) => string | undefined {
+  return (c) => {
+    const peer = socketAddress(c);
+    if (!peer || !isTrusted(peer, trusted)) return peer;
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter(Boolean);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i] ?? '';
+      if (!isTrusted(hop, trusted)) return hop;
+    }
+    return hops[0] ?? peer;
+  };
+}
+
 export interface ProxyServer {
   url: string;
   port: number;

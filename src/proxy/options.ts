@@ -22,10 +22,12 @@ export interface ProxyLimits {
   bodyBytes: number;
   /** Requests per member per minute. Default 120. */
   perMemberPerMinute: number;
-  /** Requests per client address per minute. Default 3000. */
+  /** Requests that are not a signed-in member's (no valid widget token) per client address per minute. Default 3000. */
   perAddressPerMinute: number;
-  /** Session requests (`POST /session`) per client address per minute. Default 600. */
+  /** Successful sign-ins (`POST /session`) per client address per minute. Default 600. */
   sessionsPerAddressPerMinute: number;
+  /** Failed sign-ins per client address per minute; past it they are answered 429 instead of 401. Default 120. */
+  failedSignInsPerAddressPerMinute: number;
   /** Webhook deliveries (`POST /webhooks`) per client address per minute. Default 1200. */
   webhooksPerAddressPerMinute: number;
   /**
@@ -33,8 +35,10 @@ export interface ProxyLimits {
    * before the browser's own 15 s timeout, so a slow upstream is not asked again and again.
    */
   upstreamTimeoutMs: number;
-  /** Open event streams per member. Default 5. */
+  /** Open event streams per member, counted across every instance sharing the store. Default 5. */
   streamsPerMember: number;
+  /** Open event streams per client address, in each instance. Default 50. */
+  streamsPerAddress: number;
 }
 
 /** One line of the proxy's log. It never holds a header, a body, a token or a question. */
@@ -100,9 +104,11 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   // per-member limit carries the protection for each of them.
   perAddressPerMinute: 3000,
   sessionsPerAddressPerMinute: 600,
+  failedSignInsPerAddressPerMinute: 120,
   webhooksPerAddressPerMinute: 1200,
   upstreamTimeoutMs: 6_000,
   streamsPerMember: 5,
+  streamsPerAddress: 50,
 };
 
 /** Checks the options once, at creation, with messages that say exactly what to set. */

@@ -12,18 +12,22 @@ import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
 import { header } from '../server/request-header.js';
 import { json, problem } from './http.js';
-import { checkOrigin, limitPerAddress, noStore, requestLog, requireJson } from './middleware.js';
+import { checkOrigin, limitAnonymousPerAddress, noStore, requestLog, requireJson } from './middleware.js';
 import { checkOptions, DEFAULT_LIMITS, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { eventRoutes } from './routes/events.js';
 import { memberRoutes } from './routes/member.js';
 import { sessionRoutes } from './routes/session.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { endMemberSessions } from './sessions.js';
-import { MemoryStore } from './store.js';
+import { currentGeneration } from './generation.js';
+import { MemoryStore, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './store.js';
 
 /** What the proxy offers besides its routes. */
 export interface ProxyControls {
-  /** Settles when the proxy's webhook is registered upstream (immediately without `publicUrl`). */
+  /**
+   * Settles when the store's generation is known and the proxy's webhook is registered upstream (without
+   * `publicUrl`, as soon as the store answers). Widget tokens minted outside the proxy are accepted once issued after it.
+   */
   readonly ready: Promise<void>;
   /** Stops this instance's own work. The webhook registration stays, for the next start (see `unregisterWebhook`). */
   close(): Promise<void>;
@@ -170,6 +174,11 @@ export function installProxy(
   };
 
   root.onError((error) => {
+    if (error instanceof StoreUnavailableError) {
+      // One JSON line, the kind of failure only: no command, no key, no member.
+      core.log({ level: 'error', message: 'store unavailable', code: error.reason });
+      return problem(error);
+    }
     if (error instanceof ProblemError) return problem(error);
     // The client went away or broke its own body (a cut-off upload, bad chunked framing): its
     // mistake, answered as such, and not an error of ours to page anyone about.
@@ -216,14 +225,30 @@ export function installProxy(
     await next();
   });
   // A load balancer's health checks are never rate limited.
+  // `/healthz`: the process is up. `/readyz`: it can serve, its store answering too; a balancer
+  // that routes by it stops sending requests while the store is down, and resumes by itself.
   app.get('/healthz', () => json({ ok: true }));
+  app.get('/readyz', async () => {
+    try {
+      await core.store.ping?.();
+      return json({ ok: true });
+    } catch (error) {
+      const reason = error instanceof StoreUnavailableError ? error.reason : 'error';
+      const down = json({ ok: false, store: reason }, 503);
+      down.headers.set('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+      return down;
+    }
+  });
   app.use(checkOrigin(core));
   app.use(limitBody(limits.bodyBytes));
   app.use(requireJson);
   // The upstream's webhooks come before the per-address limit: they are not a browser's traffic.
   app.route('/', webhookRoutes(core));
-  app.use(limitPerAddress(core, 'address', limits.perAddressPerMinute));
+  // Sign-ins have limits of their own (successful ones per address, failed ones per address), so
+  // neither a flood nor someone else's failed attempts keep a member from renewing a token.
   app.route('/', sessionRoutes(core));
+  // Other requests that are not a signed-in member's, per address.
+  app.use(limitAnonymousPerAddress(core, limits.perAddressPerMinute));
   app.route('/', eventRoutes(core));
   app.route('/', memberRoutes(core));
   // Everything else does not exist for browsers (S4): no upstream call is made.
@@ -244,14 +269,20 @@ export function installProxy(
   // The webhook registration outlives this process: kept in the store (shared by every instance),
   // reused on restart and deploy, so the service's redeliveries keep verifying.
   const registrationKey = options.publicUrl ? `webhook-registration:${options.publicUrl}` : undefined;
-  const ready = registrationKey
+  // The store's generation is known (created, for an empty store) before any token is issued.
+  const generationKnown = currentGeneration(core).then(() => undefined);
+  const registered = registrationKey
     ? registerWebhook(core, registrationKey, `${(options.publicUrl ?? '').replace(/\/$/, '')}/webhooks`).then(
         (registration) => {
           webhookSecret = registration.secret;
         },
       )
     : Promise.resolve();
-  ready.catch((error: unknown) =>
+  const ready = Promise.all([generationKnown, registered]).then(() => undefined);
+  // Each failure is logged below; one who awaits `ready` hears it too, but no one need.
+  ready.catch(() => undefined);
+  generationKnown.catch(() => core.log({ level: 'error', message: 'store unavailable', code: 'start' }));
+  registered.catch((error: unknown) =>
     core.log({
       level: 'error',
       message: 'webhook registration failed',

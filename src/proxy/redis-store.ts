@@ -7,13 +7,19 @@
  *   createProxy({ ..., store: redisStore({ url: 'redis://cache.internal:6379' }) })
  */
 import { Redis } from 'ioredis';
-import type { ProxyStore } from './store.js';
+import { newGeneration } from './generation.js';
+import { StoreUnavailableError, type ProxyStore } from './store.js';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]`; default `redis://127.0.0.1:6379`. */
   url?: string;
   /** Put before every key and channel, so several deployments can share one Redis. Default `consult:`. */
   prefix?: string;
+  /**
+   * How long a command may wait for Redis (down, paused, reconnecting) before the request is
+   * answered 503 `store_unavailable`. Default 1500, so the answer comes within 2 s.
+   */
+  commandTimeoutMs?: number;
 }
 
 /** INCR, and PEXPIRE on the first increment, as one command (sent as EVALSHA once Redis knows it). */
@@ -22,8 +28,18 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
-/** The client with the store's own command. */
-type StoreClient = Redis & { incrementWithExpiry(key: string, ttlMs: number): Promise<number> };
+/** The generation record, created (never to expire) by the first reader of a Redis that has none. */
+const GENERATION = `
+local current = redis.call('GET', KEYS[1])
+if current then return current end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]`;
+
+/** The client with the store's own commands. */
+type StoreClient = Redis & {
+  incrementWithExpiry(key: string, ttlMs: number): Promise<number>;
+  generation(key: string, fresh: string): Promise<string>;
+};
 
 export class RedisProxyStore implements ProxyStore {
   readonly #client: StoreClient;
@@ -35,14 +51,32 @@ export class RedisProxyStore implements ProxyStore {
   readonly #confirmations = new Map<string, Promise<unknown>>();
   /** Subscriptions still being confirmed by Redis: a publish from this process waits for them. */
   readonly #pending = new Set<Promise<unknown>>();
+  readonly #timeoutMs: number;
+  /** Since when the connection has been lost, while it is. */
+  #downSince: number | undefined;
 
   constructor(options: RedisStoreOptions = {}) {
     const url = options.url ?? 'redis://127.0.0.1:6379';
-    // A command waits for a reconnect a short while, then fails: the proxy answers 503, not never.
-    // Commands issued together (a read's token and rate-limit checks) go out in one write.
-    this.#client = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) as StoreClient;
+    // A command waits for Redis at most `commandTimeoutMs`, then fails: the proxy answers 503
+    // within 2 s, not never. Commands issued together (a read's token and rate-limit checks) go out
+    // in one write.
+    this.#timeoutMs = options.commandTimeoutMs ?? 1500;
+    this.#client = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      commandTimeout: this.#timeoutMs,
+      enableAutoPipelining: true,
+      // Reconnect quickly and keep trying: recovery needs nobody.
+      retryStrategy: (times) => Math.min(100 * times, 1000),
+    }) as StoreClient;
+    this.#client.on('ready', () => (this.#downSince = undefined));
+    this.#client.on('close', () => (this.#downSince ??= Date.now()));
     this.#client.defineCommand('incrementWithExpiry', { numberOfKeys: 1, lua: INCREMENT_WITH_EXPIRY });
-    this.#subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.#client.defineCommand('generation', { numberOfKeys: 1, lua: GENERATION });
+    this.#subscriber = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      commandTimeout: this.#timeoutMs,
+      retryStrategy: (times) => Math.min(100 * times, 1000),
+    });
     this.#prefix = options.prefix ?? 'consult:';
     this.#subscriber.on('message', (channel: string, message: string) => {
       const listeners = this.#listeners.get(channel.slice(this.#prefix.length));
@@ -63,37 +97,54 @@ export class RedisProxyStore implements ProxyStore {
     return `${this.#prefix}${key}`;
   }
 
+  /**
+   * Runs one command; any failure is a {@link StoreUnavailableError} naming the kind of failure
+   * only (the command and its keys, which name members, stay out of errors and logs). Once the
+   * connection has been down longer than a command may wait, commands fail at once instead of
+   * queueing for the reconnect: the queue cannot grow without bound.
+   */
+  async #run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.#downSince !== undefined && Date.now() - this.#downSince > this.#timeoutMs) {
+      throw new StoreUnavailableError('disconnected');
+    }
+    try {
+      return await command();
+    } catch (error) {
+      throw new StoreUnavailableError(reasonOf(error));
+    }
+  }
+
   async get(key: string): Promise<string | undefined> {
-    return (await this.#client.get(this.#key(key))) ?? undefined;
+    return (await this.#run(() => this.#client.get(this.#key(key)))) ?? undefined;
   }
 
   async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
     if (keys.length === 0) return [];
-    const values = await this.#client.mget(keys.map((key) => this.#key(key)));
+    const values = await this.#run(() => this.#client.mget(keys.map((key) => this.#key(key))));
     return values.map((value) => value ?? undefined);
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.#client.set(this.#key(key), value, 'PX', ttl(ttlMs));
+    await this.#run(() => this.#client.set(this.#key(key), value, 'PX', ttl(ttlMs)));
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
-    return (await this.#client.set(this.#key(key), value, 'PX', ttl(ttlMs), 'NX')) === 'OK';
+    return (await this.#run(() => this.#client.set(this.#key(key), value, 'PX', ttl(ttlMs), 'NX'))) === 'OK';
   }
 
   async delete(key: string): Promise<void> {
-    await this.#client.del(this.#key(key));
+    await this.#run(() => this.#client.del(this.#key(key)));
   }
 
   async increment(key: string, ttlMs: number): Promise<number> {
     // One command, atomic: the count, and an expiry set only by the first increment.
-    return Number(await this.#client.incrementWithExpiry(this.#key(key), ttl(ttlMs)));
+    return Number(await this.#run(() => this.#client.incrementWithExpiry(this.#key(key), ttl(ttlMs))));
   }
 
   async publish(channel: string, message: string): Promise<void> {
     // A listener this process has just added hears what this process publishes next.
     if (this.#pending.size) await Promise.allSettled([...this.#pending]);
-    await this.#client.publish(this.#key(channel), message);
+    await this.#run(() => this.#client.publish(this.#key(channel), message));
   }
 
   subscribe(channel: string, listener: (message: string) => void): () => void {
@@ -114,6 +165,14 @@ export class RedisProxyStore implements ProxyStore {
     };
   }
 
+  async generation(): Promise<string> {
+    return String(await this.#run(() => this.#client.generation(this.#key('generation'), newGeneration())));
+  }
+
+  async ping(): Promise<void> {
+    await this.#run(() => this.#client.ping());
+  }
+
   async subscribed(channel: string): Promise<void> {
     await this.#confirmations.get(channel);
   }
@@ -129,6 +188,16 @@ export class RedisProxyStore implements ProxyStore {
   async close(): Promise<void> {
     await Promise.allSettled([this.#client.quit(), this.#subscriber.quit()]);
   }
+}
+
+/** What went wrong, in a word: never the message, which may quote a command and its keys. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  if (/timed? ?out/i.test(message)) return 'timeout';
+  if (/enableOfflineQueue|writeable|closed|ECONNREFUSED|ECONNRESET|max retries/i.test(message))
+    return 'disconnected';
+  if (/^LOADING/.test(message)) return 'loading';
+  return error instanceof Error && error.name !== 'Error' ? error.name : 'error';
 }
 
 /** Redis wants a whole, positive number of milliseconds. */

@@ -5,6 +5,7 @@
  * close at once.
  */
 import type { ProxyCore } from './context.js';
+import { currentGeneration } from './generation.js';
 import { MAX_WIDGET_TOKEN_TTL_SECONDS, type WidgetIdentity } from './widget-token.js';
 
 /** Where the events route hears that sessions of a member ended. */
@@ -35,13 +36,21 @@ export async function endMemberSessions(core: ProxyCore, userId: string): Promis
   await core.store.publish(sessionsChannel(userId), JSON.stringify({ before } satisfies SessionsEnded));
 }
 
-/** Whether the session this identity belongs to has been ended. */
+/**
+ * Whether the session this identity belongs to has been ended, or began before the store's data
+ * did (a Redis that came back empty has forgotten which sessions ended: none from before is trusted).
+ */
 export async function isEnded(core: ProxyCore, identity: WidgetIdentity): Promise<boolean> {
-  const [revoked, ended] = await core.store.getMany([
-    revokedKey(identity.tokenId),
-    endedKey(identity.userId),
+  const [[revoked, ended], generation] = await Promise.all([
+    core.store.getMany([revokedKey(identity.tokenId), endedKey(identity.userId)]),
+    currentGeneration(core),
   ]);
-  return revoked !== undefined || (ended !== undefined && identity.issuedAt <= Number(ended));
+  return (
+    identity.issuedAt <
+      (identity.issuedToTheSecond ? Math.floor(generation.startedAt / 1000) * 1000 : generation.startedAt) ||
+    revoked !== undefined ||
+    (ended !== undefined && identity.issuedAt <= Number(ended))
+  );
 }
 
 /** Whether a published end concerns this identity. */

@@ -1,3 +1,23 @@
+import { ProblemError } from '../server/problems.js';
+import { newGeneration } from './generation.js';
+
+/** How long a browser is told to wait when the store does not answer. */
+export const STORE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * The store did not answer (down, paused, or unreachable): every request that needs it is answered
+ * 503 `store_unavailable` with `Retry-After`, which the elements' client retries. It carries what
+ * failed in a word (`reason`), never a command or its arguments.
+ */
+export class StoreUnavailableError extends ProblemError {
+  constructor(readonly reason: string) {
+    super(503, 'store_unavailable', 'Service unavailable', 'Please try again in a moment.', undefined, {
+      'retry-after': String(STORE_RETRY_AFTER_SECONDS),
+    });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 /**
  * The proxy's shared state behind one small interface (docs/architecture.md 5): idempotency records,
  * conversation owners, webhook de-duplication, rate-limit counters and the event bus that fans
@@ -27,6 +47,14 @@ export interface ProxyStore {
    * confirms a SUBSCRIBE a round trip later, and an event published before then is not delivered.
    */
   subscribed?(channel: string): Promise<void>;
+  /** Resolves when the store answers now, rejects with {@link StoreUnavailableError} when not (`/readyz`). */
+  ping?(): Promise<void>;
+  /**
+   * The store's generation record (see generation.ts): created by the first call on a store that
+   * has none, kept for as long as the data is, so it changes when the data is lost or replaced
+   * (Redis restarted empty, another Redis) and tokens and event ids from before can be told apart.
+   */
+  generation?(): Promise<string>;
 }
 
 interface Entry {
@@ -35,6 +63,8 @@ interface Entry {
 }
 
 export class MemoryStore implements ProxyStore {
+  /** Its data lives and dies with the process, and so does its generation. */
+  readonly #generation = newGeneration();
   readonly #entries = new Map<string, Entry>();
   readonly #channels = new Map<string, Set<(message: string) => void>>();
   readonly #now: () => number;
@@ -45,6 +75,10 @@ export class MemoryStore implements ProxyStore {
 
   async get(key: string): Promise<string | undefined> {
     return this.#live(key)?.value;
+  }
+
+  async generation(): Promise<string> {
+    return this.#generation;
   }
 
   async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {

@@ -21,6 +21,8 @@ export interface WidgetIdentity {
   tokenId: string;
   /** When it was issued, epoch milliseconds. */
   issuedAt: number;
+  /** Set when the token gives its issue time in whole seconds only (`iat`, no `its`). */
+  issuedToTheSecond?: boolean;
 }
 
 /** A random token id: 128 bits, base64url. */
@@ -57,6 +59,9 @@ export async function mintWidgetToken(
   return { token, expiresAt: exp * 1000 };
 }
 
+/** How far ahead of this proxy's clock another's may run: `iat` or `nbf` later than that is refused. */
+export const CLOCK_SKEW_SECONDS = 60;
+
 /**
  * The identity in a valid token, or undefined for a missing, forged, expired or foreign one, and
  * for one whose lifetime is longer than `maxTtlSeconds` even when correctly signed (a token minted
@@ -66,18 +71,23 @@ export async function verifyWidgetToken(
   secret: string,
   token: string,
   maxTtlSeconds = MAX_WIDGET_TOKEN_TTL_SECONDS,
+  now = Date.now(),
 ): Promise<WidgetIdentity | undefined> {
   try {
-    // `iat` is not checked: a proxy whose clock runs a little behind another's must not refuse
-    // its tokens (which would end sessions for nothing); `exp` bounds the token's life.
-    const payload = await verify(token, secret, { alg: 'HS256', aud: AUDIENCE, iat: false });
+    // `iat` and `nbf` are checked here, with {@link CLOCK_SKEW_SECONDS} of leeway: a proxy whose
+    // clock runs a little behind another's must not refuse its tokens (which would end sessions
+    // for nothing), but a token issued further in the future is refused.
+    const payload = await verify(token, secret, { alg: 'HS256', aud: AUDIENCE, iat: false, nbf: false });
+    const latest = now / 1000 + CLOCK_SKEW_SECONDS;
     if (
       typeof payload.sub !== 'string' ||
       typeof payload['uid'] !== 'string' ||
       typeof payload.exp !== 'number' ||
       typeof payload.iat !== 'number' ||
       typeof payload['jti'] !== 'string' ||
-      payload.exp - payload.iat > maxTtlSeconds
+      payload.exp - payload.iat > maxTtlSeconds ||
+      payload.iat > latest ||
+      (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > latest))
     ) {
       return undefined;
     }
@@ -87,6 +97,7 @@ export async function verifyWidgetToken(
       expiresAt: payload.exp * 1000,
       tokenId: payload['jti'],
       issuedAt: typeof payload['its'] === 'number' ? payload['its'] : payload.iat * 1000,
+      ...(typeof payload['its'] === 'number' ? {} : { issuedToTheSecond: true }),
     };
   } catch {
     return undefined;

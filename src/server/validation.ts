@@ -41,14 +41,27 @@ export function tooDeep(value: unknown): boolean {
 }
 
 /** Reads the request body as JSON; a missing, malformed or too deeply nested body is a 400 that says so. */
-export async function readJson(c: Context, options: { emptyAs?: unknown } = {}): Promise<unknown> {
-  let text: string;
+/**
+ * The body as text, which must be UTF-8: bytes that are not are refused (400 `invalid_encoding`),
+ * never stored as U+FFFD in their place.
+ */
+export async function readUtf8(c: Context): Promise<string> {
+  let bytes: ArrayBuffer;
   try {
-    text = await c.req.text();
+    bytes = await c.req.arrayBuffer();
   } catch {
     // The body was cut off or its chunked framing is broken: the client's mistake, not ours.
     throw new ProblemError(400, 'invalid_body', 'Invalid request', 'The request body could not be read.');
   }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ProblemError(400, 'invalid_encoding', 'Invalid request', 'The request body must be UTF-8.');
+  }
+}
+
+export async function readJson(c: Context, options: { emptyAs?: unknown } = {}): Promise<unknown> {
+  const text = await readUtf8(c);
   if (text.trim() === '' && 'emptyAs' in options) return options.emptyAs;
   if (text.trim() === '') {
     throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The request body must be a JSON object.');

@@ -206,7 +206,7 @@ const TABLE: Row[] = [
 ];
 
 /** Routes that are not member operations on a record: they have their own tests. */
-const NOT_RECORD_ROUTES = new Set(['/session', '/events', '/webhooks', '/healthz']);
+const NOT_RECORD_ROUTES = new Set(['/session', '/events', '/webhooks', '/healthz', '/readyz']);
 
 let proxy: TestProxy;
 let records: Records;

@@ -38,6 +38,7 @@ describe('readProxyEnv', () => {
       demoSignIn: false,
       basePath: '/consult',
       port: 8787,
+      trustedProxies: [],
     });
   });
 
@@ -51,9 +52,11 @@ describe('readProxyEnv', () => {
       CONSULT_DEMO_SIGN_IN: '1',
       CONSULT_BASE_PATH: '/api/consult/',
       CONSULT_REDIS_URL: 'redis://cache.internal:6379',
+      CONSULT_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7',
       PORT: '9000',
     });
     assert.deepEqual(problems, []);
+    assert.deepEqual(config?.trustedProxies, ['10.0.0.0/8', '192.0.2.7']);
     assert.equal(config?.redisUrl, 'redis://cache.internal:6379');
     assert.equal(config?.subPartnerName, 'acme');
     assert.deepEqual(config?.allowedOrigins, ['https://portal.example', 'https://staff.example']);
@@ -62,6 +65,15 @@ describe('readProxyEnv', () => {
     assert.equal(config?.demoSignIn, true);
     assert.equal(config?.basePath, '/api/consult');
     assert.equal(config?.port, 9000);
+  });
+
+  it('a CONSULT_TRUSTED_PROXIES entry that is not an address or range is named', () => {
+    const { config, problems } = readProxyEnv({
+      ...GOOD,
+      CONSULT_TRUSTED_PROXIES: '10.0.0.0/8, balancer.internal',
+    });
+    assert.equal(config, undefined);
+    assert.match(problems.join('\n'), /CONSULT_TRUSTED_PROXIES .*"balancer.internal"/);
   });
 
   it('a CONSULT_REDIS_URL that is not a redis URL is named', () => {

@@ -500,21 +500,33 @@ describe('live events that lose nothing', () => {
     await stream.next((item) => item.event === 'ready');
     return stream;
   };
+  /** The store generation event ids are numbered in (`<generation>.<number>`), once the first is seen. */
+  let generation = '';
+  /** The numbers of a stream's consultation events, each checked to be of this generation. */
   const consultationIds = (stream: SseStream) =>
-    stream.items.filter((item) => item.event === 'consultation').map((item) => item.id);
+    stream.items
+      .filter((item) => item.event === 'consultation')
+      .map((item) => {
+        const [of, number] = (item.id ?? '').split('.');
+        assert.equal(of, generation, `${item.id} is of this store's generation`);
+        return number;
+      });
+  const idOf = (number: number) => `${generation}.${number}`;
 
   it('numbers every event, and replays what a member missed while no stream was open, in order', async () => {
     const live = await openFrom();
     assert.equal((await deliver(noorEvent('consultationClaimed'), replaying)).status, 200);
     const first = await live.next((item) => item.event === 'consultation', 2000);
-    assert.equal(first.id, '1');
+    generation = (first.id ?? '').split('.')[0] ?? '';
+    assert.match(generation, /^[a-z0-9]+$/);
+    assert.equal(first.id, idOf(1));
     live.close();
 
     // Two events while the member's stream is away (a network drop, a deploy).
     assert.equal((await deliver(noorEvent('questionResolved'), replaying)).status, 200);
     assert.equal((await deliver(noorEvent('consultationClosed'), replaying)).status, 200);
 
-    const back = await openFrom('1');
+    const back = await openFrom(idOf(1));
     await back.next(() => consultationIds(back).length === 2, 2000).catch(() => undefined);
     assert.deepEqual(consultationIds(back), ['2', '3']);
     assert.deepEqual(
@@ -529,7 +541,7 @@ describe('live events that lose nothing', () => {
   });
 
   it('replays nothing to a stream that missed nothing, and a reset when the gap is too old', async () => {
-    const current = await openFrom('4');
+    const current = await openFrom(idOf(4));
     await sleep(QUIET_MS);
     assert.deepEqual(consultationIds(current), []);
     assert.deepEqual(current.events('reset'), []);
@@ -537,19 +549,25 @@ describe('live events that lose nothing', () => {
 
     // The oldest events have left the store: the stream cannot replay them, and says so.
     await store.delete(`event:${DEMO_USER_IDS.noor}:2`);
-    const old = await openFrom('1');
+    const old = await openFrom(idOf(1));
     await old.next((item) => item.event === 'reset', 2000);
     assert.deepEqual(consultationIds(old), [], 'a partial replay would skip what is missing');
     old.close();
 
-    // An id that is not one of ours is a reset too.
+    // An id that is not one of ours is a reset too, and so is one of another store generation.
     const foreign = await openFrom('99999');
     await foreign.next((item) => item.event === 'reset', 2000);
     foreign.close();
+    const otherGeneration = await openFrom('zzzzzz.1');
+    await otherGeneration.next((item) => item.event === 'reset', 2000);
+    otherGeneration.close();
+    const ahead = await openFrom(idOf(99999));
+    await ahead.next((item) => item.event === 'reset', 2000);
+    ahead.close();
   });
 
   it('keeps one case’s events in the order they came, even when they arrive together', async () => {
-    const stream = await openFrom('4');
+    const stream = await openFrom(idOf(4));
     const types = ['consultationClaimed', 'questionResolved', 'consultationClosed'];
     // Sent a moment apart, so they arrive in this order while the ones before are still being read.
     await sandbox.control('/faults', { latencyMs: 150 });
@@ -563,7 +581,7 @@ describe('live events that lose nothing', () => {
     await stream.next(() => consultationIds(stream).length === 3, 2000).catch(() => undefined);
     const received = stream
       .events('consultation')
-      .map((item) => ({ id: Number(item.id), type: JSON.parse(item.data ?? '{}').type }));
+      .map((item) => ({ id: Number(item.id?.split('.')[1]), type: JSON.parse(item.data ?? '{}').type }));
     assert.deepEqual(
       received.map((event) => event.id),
       [5, 6, 7],

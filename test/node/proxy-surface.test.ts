@@ -457,32 +457,56 @@ describe('S6: limits', () => {
     assert.equal(noor.status, 200);
   });
 
-  it('per-address rate limit → 429 with Retry-After, zero upstream calls once refused', async () => {
+  it('per-address rate limit on requests that are not a member’s → 429 with Retry-After, zero upstream calls once refused; members and sign-ins behind the address go on', async () => {
     const limited = await proxyWith({
       limits: { perAddressPerMinute: 3 },
       clientAddress: (c) => c.req.header('x-test-client'),
     });
-    // Signing in from no address, so the budget below is all for one address.
     const token = await limited.session('alex');
     await awayFromMinuteBoundary();
-    const from = (address: string) => ({ token, headers: { 'x-test-client': address } });
+    const junk = (address: string) =>
+      limited.call('GET', `/user/${ALEX}`, { token: 'not-a-token', headers: { 'x-test-client': address } });
     for (let i = 0; i < 3; i++) {
-      const ok = await limited.call('GET', `/user/${ALEX}`, from('198.51.100.1'));
-      assert.equal(ok.status, 200, `call ${i + 1}: ${ok.text}`);
+      const refused = await junk('198.51.100.1');
+      assert.equal(refused.status, 401, `call ${i + 1}: ${refused.text}`);
     }
     const since = limited.mark();
-    const refused = await limited.call('GET', `/user/${ALEX}`, from('198.51.100.1'));
-    assert.equal(refused.status, 429, refused.text);
-    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
-    // The address is refused before anything else, even without a token or a session.
-    const anonymous = await limited.call('POST', '/session', {
+    const limitedNow = await junk('198.51.100.1');
+    assert.equal(limitedNow.status, 429, limitedNow.text);
+    assert.ok(Number(limitedNow.headers.get('retry-after')) >= 1);
+    assert.deepEqual(limited.upstreamCalls(since), []);
+    // A signed-in member behind the same address is counted on their own limit, not the address's.
+    const member = await limited.call('GET', `/user/${ALEX}`, {
+      token,
+      headers: { 'x-test-client': '198.51.100.1' },
+    });
+    assert.equal(member.status, 200, member.text);
+    // And a sign-in from there (a token renewal) goes through.
+    const signIn = await limited.call('POST', '/session', {
       body: { demoUser: 'sam' },
       headers: { 'x-test-client': '198.51.100.1' },
     });
-    assert.equal(anonymous.status, 429);
-    assert.deepEqual(limited.upstreamCalls(since), []);
-    const elsewhere = await limited.call('GET', `/user/${ALEX}`, from('198.51.100.2'));
-    assert.equal(elsewhere.status, 200);
+    assert.equal(signIn.status, 200, signIn.text);
+    assert.equal((await junk('198.51.100.2')).status, 401, 'another address is not affected');
+  });
+
+  it('failed sign-ins are limited per address apart from successful ones → 429 past the limit', async () => {
+    const limited = await proxyWith({
+      limits: { failedSignInsPerAddressPerMinute: 2 },
+      clientAddress: (c) => c.req.header('x-test-client'),
+    });
+    await awayFromMinuteBoundary();
+    const failed = () =>
+      limited.call('POST', '/session', { body: {}, headers: { 'x-test-client': '198.51.100.9' } });
+    for (let i = 0; i < 2; i++) assert.equal((await failed()).status, 401, `failed sign-in ${i + 1}`);
+    const refused = await failed();
+    assert.equal(refused.status, 429, refused.text);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    const member = await limited.call('POST', '/session', {
+      body: { demoUser: 'alex' },
+      headers: { 'x-test-client': '198.51.100.9' },
+    });
+    assert.equal(member.status, 200, 'a member behind the address still signs in');
   });
 
   it('per-address sign-in limit → 429 on POST /session, zero upstream calls once refused', async () => {

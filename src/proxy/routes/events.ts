@@ -2,8 +2,9 @@
  * `GET {base}/events`: a server-sent event stream of the member's consultation events. The widget
  * token comes in the Authorization header (a fetch stream, never a token in the URL); a comment
  * line every `heartbeatMs` keeps intermediaries from closing it; it ends when the token expires.
- * Every consultation event carries an `id:`; a stream opened with `Last-Event-ID` first replays
- * what the member missed (see event-log.ts), or says `reset` when that is too old to replay.
+ * Every consultation event carries an `id:` (`<store generation>.<number>`); a stream opened with
+ * `Last-Event-ID` first replays what the member missed (see event-log.ts), or says `reset` when
+ * that is too old to replay or from before the store's data was lost.
  *
  * The first event is `ready`, once the stream hears the member's events:
  * `{"expiresAt": "<ISO time the widget token ends>", "webhooks": true|false}`. `webhooks` is true
@@ -16,103 +17,192 @@ import { streamSSE } from 'hono/streaming';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { header } from '../../server/request-header.js';
-import { eventsChannel, latestEventId, missedSince, type LoggedEvent } from '../event-log.js';
+import {
+  eventId,
+  eventsChannel,
+  latestEventId,
+  missedSince,
+  parseEventId,
+  type LoggedEvent,
+} from '../event-log.js';
+import { currentGeneration } from '../generation.js';
 import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
+import { StoreUnavailableError } from '../store.js';
+
+/** The shortest lease of a stream slot: a slot held by an instance that died frees up after it. */
+const MIN_LEASE_MS = 30_000;
+
+/** How soon a slot's release is tried again when the store did not answer. */
+const RELEASE_RETRY_MS = 500;
+
+const slotKey = (userId: string, index: number) => `stream-slot:${userId}:${index}`;
+
+/**
+ * A free one of the member's `streamsPerMember` slots, leased in the store (so the cap holds
+ * across instances) and renewed while the stream is open; undefined when all are taken.
+ */
+async function claimSlot(core: ProxyCore, userId: string, streamId: string, leaseMs: number) {
+  for (let index = 0; index < core.limits.streamsPerMember; index++) {
+    const key = slotKey(userId, index);
+    if (!(await core.store.setIfAbsent(key, streamId, leaseMs))) continue;
+    const renewal = setInterval(
+      () => void core.store.set(key, streamId, leaseMs).catch(() => undefined),
+      leaseMs / 3,
+    );
+    renewal.unref?.();
+    return {
+      release(): void {
+        clearInterval(renewal);
+        const until = Date.now() + leaseMs;
+        const attempt = (): void => {
+          // Only if still this stream's: a lease that lapsed may be another's now. A store that does
+          // not answer is asked again until the lease would have lapsed anyway.
+          void core.store
+            .get(key)
+            .then((holder) => (holder === streamId ? core.store.delete(key) : undefined))
+            .catch(() => {
+              if (Date.now() < until) setTimeout(attempt, RELEASE_RETRY_MS).unref?.();
+            });
+        };
+        attempt();
+      },
+    };
+  }
+  return undefined;
+}
 
 export function eventRoutes(core: ProxyCore) {
-  const open = new Map<string, number>();
+  const openByAddress = new Map<string, number>();
   const heartbeatMs = core.options.heartbeatMs ?? 15_000;
+  // A stream renews its slot at a third of this; a slot of an instance that died lapses after it.
+  const leaseMs = Math.max(MIN_LEASE_MS, heartbeatMs * 3);
   // Fixed for the proxy's life: whether consultation events are pushed, or the page must poll.
   const webhooks = Boolean(core.options.publicUrl);
 
-  return new Hono<ProxyEnv>().get('/events', requireMember(core), (c) => {
+  return new Hono<ProxyEnv>().get('/events', requireMember(core), async (c) => {
     const identity = member(c);
     const { userId, expiresAt } = identity;
     // Where a reconnecting stream left off (the browser's EventSource, or our client, sends it).
     const lastEventId = header(c, 'last-event-id')?.trim() || undefined;
-    const count = open.get(userId) ?? 0;
-    if (count >= core.limits.streamsPerMember) {
-      throw new ProblemError(
+    const tooMany = () =>
+      new ProblemError(
         429,
         'too_many_streams',
         'Too many open streams',
         'Close another tab and try again.',
         undefined,
-        {
-          'retry-after': '10',
-        },
+        { 'retry-after': '10' },
       );
-    }
-    open.set(userId, count + 1);
+    // Per address, in this instance: one address cannot hold open connections without end.
+    const address = core.options.clientAddress?.(c);
+    if (address && (openByAddress.get(address) ?? 0) >= core.limits.streamsPerAddress) throw tooMany();
+    // Per member, across every instance sharing the store: a slot leased in the store.
+    const streamId = crypto.randomUUID();
+    const slot = await claimSlot(core, userId, streamId, leaseMs);
+    if (!slot) throw tooMany();
+    if (address) openByAddress.set(address, (openByAddress.get(address) ?? 0) + 1);
+    const release = () => {
+      slot.release();
+      if (!address) return;
+      const left = (openByAddress.get(address) ?? 1) - 1;
+      if (left > 0) openByAddress.set(address, left);
+      else openByAddress.delete(address);
+    };
     c.header('cache-control', 'no-store');
     c.header('x-accel-buffering', 'no');
 
-    return streamSSE(c, async (stream) => {
-      // A new stream starts from the newest event now; what comes while it is being set up is replayed.
-      const replayFrom = lastEventId !== undefined ? Number(lastEventId) : await latestEventId(core, userId);
-      let finish!: () => void;
-      const finished = new Promise<void>((resolve) => (finish = resolve));
-      // Live events wait while the missed ones are replayed, so the member sees them all in order.
-      let replaying = true;
-      let sentUpTo = 0;
-      const waiting: LoggedEvent[] = [];
-      const send = (event: LoggedEvent) => {
-        if (event.id <= sentUpTo) return;
-        sentUpTo = event.id;
-        void stream.writeSSE({ id: String(event.id), event: 'consultation', data: event.data }).catch(finish);
-      };
-      const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
-        let event: LoggedEvent;
-        try {
-          event = JSON.parse(message) as LoggedEvent;
-        } catch {
-          return;
-        }
-        if (replaying) waiting.push(event);
-        else send(event);
-      });
-      // This session ended (signed out here, or everywhere): the stream says so and closes.
-      const unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), (message) => {
-        if (!concerns(message, identity)) return;
-        void stream.writeSSE({ event: 'session-expired', data: '{"reason":"ended"}' }).finally(finish);
-      });
-      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
-      const expiry = setTimeout(
-        () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
-        Math.max(0, expiresAt - Date.now()),
-      );
-      try {
-        stream.onAbort(finish);
-        c.req.raw.signal.addEventListener('abort', finish);
-        // A client gone before the listeners were in place must not hold its slot until expiry.
-        if (c.req.raw.signal.aborted || stream.aborted) finish();
-        // Redis confirms a subscription a round trip later; events sent before then come from the log.
-        await Promise.all([
-          core.store.subscribed?.(eventsChannel(userId)),
-          core.store.subscribed?.(sessionsChannel(userId)),
-        ]);
-        await stream.writeSSE({
-          event: 'ready',
-          data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString(), webhooks }),
+    return streamSSE(
+      c,
+      async (stream) => {
+        let finish!: () => void;
+        const finished = new Promise<void>((resolve) => (finish = resolve));
+        // Live events wait while the missed ones are replayed, so the member sees them all in order.
+        let replaying = true;
+        let sentUpTo = 0;
+        // The store generation this stream's ids belong to (set once the stream is set up).
+        let generation = '';
+        const waiting: LoggedEvent[] = [];
+        const send = (event: LoggedEvent) => {
+          if (event.generation !== generation) {
+            // The store's data was lost or replaced while this stream was open: numbers start
+            // again under a new generation, and the elements read everything again.
+            generation = event.generation;
+            sentUpTo = 0;
+            void stream.writeSSE({ event: 'reset', data: '{}' }).catch(finish);
+          }
+          if (event.id <= sentUpTo) return;
+          sentUpTo = event.id;
+          void stream.writeSSE({ id: eventId(event), event: 'consultation', data: event.data }).catch(finish);
+        };
+        const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
+          let event: LoggedEvent;
+          try {
+            event = JSON.parse(message) as LoggedEvent;
+          } catch {
+            return;
+          }
+          if (replaying) waiting.push(event);
+          else send(event);
         });
-        const missed = await missedSince(core, userId, replayFrom);
-        // Too old to replay (or not an id of ours): the elements read everything again.
-        if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
-        for (const event of missed.events) send(event);
-        // After a reset the elements read everything again: what came before it is not sent.
-        if (missed.gap) sentUpTo = Math.max(sentUpTo, missed.latest);
-        replaying = false;
-        for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
-        await finished;
-      } finally {
-        clearInterval(heartbeat);
-        clearTimeout(expiry);
-        unsubscribe();
-        unsubscribeSessions();
-        open.set(userId, (open.get(userId) ?? 1) - 1);
-        if (open.get(userId) === 0) open.delete(userId);
-      }
-    });
+        // This session ended (signed out here, or everywhere): the stream says so and closes.
+        const unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), (message) => {
+          if (!concerns(message, identity)) return;
+          void stream.writeSSE({ event: 'session-expired', data: '{"reason":"ended"}' }).finally(finish);
+        });
+        const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
+        const expiry = setTimeout(
+          () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
+          Math.max(0, expiresAt - Date.now()),
+        );
+        try {
+          generation = (await currentGeneration(core)).id;
+          // A new stream starts from the newest event now; what comes while it is being set up is
+          // replayed. A Last-Event-ID of another generation (from before the store's data was
+          // lost) or not of ours replays nothing and gets a reset.
+          const replayFrom =
+            lastEventId !== undefined
+              ? parseEventId(lastEventId, generation)
+              : await latestEventId(core, userId);
+          stream.onAbort(finish);
+          c.req.raw.signal.addEventListener('abort', finish);
+          // A client gone before the listeners were in place must not hold its slot until expiry.
+          if (c.req.raw.signal.aborted || stream.aborted) finish();
+          // Redis confirms a subscription a round trip later; events sent before then come from the log.
+          await Promise.all([
+            core.store.subscribed?.(eventsChannel(userId)),
+            core.store.subscribed?.(sessionsChannel(userId)),
+          ]);
+          await stream.writeSSE({
+            event: 'ready',
+            data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString(), webhooks }),
+          });
+          const missed = await missedSince(core, userId, replayFrom, generation);
+          // Too old to replay (or not an id of ours): the elements read everything again.
+          if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
+          for (const event of missed.events) send(event);
+          // After a reset the elements read everything again: what came before it is not sent.
+          if (missed.gap) sentUpTo = Math.max(sentUpTo, missed.latest);
+          replaying = false;
+          for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
+          await finished;
+        } finally {
+          clearInterval(heartbeat);
+          clearTimeout(expiry);
+          unsubscribe();
+          unsubscribeSessions();
+          release();
+        }
+      },
+      // The stream has begun (its status is sent): a failure now ends it, logged as one line
+      // naming the kind of failure, and the elements reconnect with their Last-Event-ID.
+      async (error) => {
+        core.log({
+          level: 'error',
+          message: error instanceof StoreUnavailableError ? 'store unavailable' : 'event stream failed',
+          code: error instanceof StoreUnavailableError ? error.reason : error.name,
+        });
+      },
+    );
   });
 }

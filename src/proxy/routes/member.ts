@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { ProblemError } from '../../server/problems.js';
-import { parseWith, readJson } from '../../server/validation.js';
+import { parseWith, readJson, readUtf8 } from '../../server/validation.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { FINAL_CONSULTATION_STATUSES, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { fromUpstream, notYours, refusal } from '../errors.js';
@@ -30,6 +30,22 @@ import {
 } from '../schemas.js';
 
 const CONVERSATION_OWNER_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+/** As long as an Idempotency-Key's outcome is kept. */
+const FOLLOW_UP_PENDING_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether the case already holds the question a keyed follow-up asked: at the place noted before
+ * it was sent (`pendingAt`), or, with no note (the store lost it), as its newest question at the
+ * limit: a case that is full and ends with this very question took it.
+ */
+function recordedUpstream(
+  questions: readonly { question: string }[],
+  question: string,
+  pendingAt: string | undefined,
+): boolean {
+  if (pendingAt !== undefined) return questions[Number(pendingAt)]?.question === question;
+  return questions.length >= MAX_QUESTIONS_PER_CONSULTATION && questions.at(-1)?.question === question;
+}
 
 /** A path id: well-formed, or the same 404 as any record that is not the member's. */
 function pathId(c: Context<ProxyEnv>, name: string): string {
@@ -98,7 +114,7 @@ export function memberRoutes(core: ProxyCore) {
   };
 
   const body = async <S extends z.ZodType>(c: Context, schema: S, emptyAs?: unknown) => {
-    const text = await c.req.text();
+    const text = await readUtf8(c);
     if (text.trim() === '' && emptyAs !== undefined) return parseWith(schema, emptyAs);
     return parseWith(schema, await readJson(c));
   };
@@ -181,13 +197,27 @@ export function memberRoutes(core: ProxyCore) {
       const request = await body(c, BrowserFollowUp);
       const consultation = await ownConsultation(c);
       const id = consultation.consultationId;
+      const browserKey = header(c, 'idempotency-key');
+      const { userId } = member(c);
       return createOnce(c, `followUp:${id}`, request, 200, async (options) => {
+        // A keyed repeat whose outcome was never recorded here (the instance that sent it died
+        // after the upstream took it): if the case already holds this key's question, that is
+        // the answer, the limit notwithstanding. Only a new question can be refused at the limit.
+        const pendingKey = browserKey && `followup-pending:${userId}:${browserKey}`;
+        if (
+          pendingKey &&
+          recordedUpstream(consultation.questions, request.question, await store.get(pendingKey))
+        )
+          return view(ConsultationView, consultation);
         // The proxy has just read the case: a fourth question, or one on an ended case, is refused
         // here in the upstream's own words, without asking it. A repeat of a follow-up that was
         // already made never gets here: its recorded answer is given again.
         if (FINAL_CONSULTATION_STATUSES.includes(consultation.status)) throw refusal('consultation_closed');
         if (consultation.questions.length >= MAX_QUESTIONS_PER_CONSULTATION)
           throw refusal('question_limit_reached');
+        // Where this question will stand, noted before the upstream is asked, for such a repeat.
+        if (pendingKey)
+          await store.set(pendingKey, String(consultation.questions.length), FOLLOW_UP_PENDING_TTL_MS);
         return view(ConsultationView, await upstream.addConsultationFollowUp(id, request, options));
       });
     })

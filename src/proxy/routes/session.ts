@@ -10,11 +10,12 @@ import type { ProxyCore, ProxyEnv } from '../context.js';
 import { fromUpstream } from '../errors.js';
 import { json, noContent } from '../http.js';
 import { sha256Hex } from '../idempotency.js';
-import { limitPerAddress, member, requireMember } from '../middleware.js';
+import { enforceRateLimit, member, requireMember } from '../middleware.js';
 import { endSession } from '../sessions.js';
 import type { Member } from '../options.js';
 import { MemberView } from '../schemas.js';
 import { DEFAULT_WIDGET_TOKEN_TTL_SECONDS, mintWidgetToken } from '../widget-token.js';
+import { currentGeneration } from '../generation.js';
 
 const USER_CACHE_TTL_MS = 60 * 60 * 1000;
 
@@ -63,57 +64,68 @@ export function sessionRoutes(core: ProxyCore) {
 
   return (
     new Hono<ProxyEnv>()
-      .post(
-        '/session',
-        limitPerAddress(core, 'session', core.limits.sessionsPerAddressPerMinute),
-        async (c) => {
-          let signedIn: Member | null | undefined;
-          try {
-            signedIn = await options.authenticate(c.req.raw);
-          } catch (error) {
-            if (error instanceof ProblemError) throw error;
-            core.log({
-              level: 'error',
-              message: 'authenticate hook failed',
-              code: (error as Error)?.name ?? 'Error',
-            });
-            throw new ProblemError(
-              500,
-              'authenticate_failed',
-              'Sign-in check failed',
-              'The portal could not check the sign-in.',
-            );
-          }
-          if (!signedIn?.uniqueId) {
-            throw new ProblemError(
-              401,
-              'not_signed_in',
-              'Unauthorized',
-              'Sign in to the portal to ask a doctor.',
-              undefined,
-              {
-                'www-authenticate': 'Bearer realm="consult"',
-              },
-            );
-          }
-          let user: User;
-          try {
-            user = await findOrCreateUser(signedIn, c.req.raw.signal);
-          } catch (error) {
-            throw fromUpstream(error);
-          }
-          const { token, expiresAt } = await mintWidgetToken(
-            options.sessionSecret,
-            { userId: user.id, uniqueId: signedIn.uniqueId },
-            ttlSeconds,
-          );
-          return json({
-            token,
-            expiresAt: new Date(expiresAt).toISOString(),
-            user: MemberView.parse(user),
+      .post('/session', async (c) => {
+        const address = core.options.clientAddress?.(c);
+        let signedIn: Member | null | undefined;
+        try {
+          signedIn = await options.authenticate(c.req.raw);
+        } catch (error) {
+          if (error instanceof ProblemError) throw error;
+          core.log({
+            level: 'error',
+            message: 'authenticate hook failed',
+            code: (error as Error)?.name ?? 'Error',
           });
-        },
-      )
+          throw new ProblemError(
+            500,
+            'authenticate_failed',
+            'Sign-in check failed',
+            'The portal could not check the sign-in.',
+          );
+        }
+        if (!signedIn?.uniqueId) {
+          // Failed sign-ins are counted apart: past the limit they are answered 429, and they
+          // never use up the sign-ins of the members behind the same address.
+          if (address)
+            await enforceRateLimit(
+              core,
+              `signin-failed:${address}`,
+              core.limits.failedSignInsPerAddressPerMinute,
+            );
+          throw new ProblemError(
+            401,
+            'not_signed_in',
+            'Unauthorized',
+            'Sign in to the portal to ask a doctor.',
+            undefined,
+            {
+              'www-authenticate': 'Bearer realm="consult"',
+            },
+          );
+        }
+        // Sign-ins that succeed, per address: each may look the member up upstream.
+        if (address)
+          await enforceRateLimit(core, `session:${address}`, core.limits.sessionsPerAddressPerMinute);
+        let user: User;
+        try {
+          user = await findOrCreateUser(signedIn, c.req.raw.signal);
+        } catch (error) {
+          throw fromUpstream(error);
+        }
+        // The store's generation exists before the token is issued: a token is refused only if
+        // it is older than the store's data.
+        await currentGeneration(core);
+        const { token, expiresAt } = await mintWidgetToken(
+          options.sessionSecret,
+          { userId: user.id, uniqueId: signedIn.uniqueId },
+          ttlSeconds,
+        );
+        return json({
+          token,
+          expiresAt: new Date(expiresAt).toISOString(),
+          user: MemberView.parse(user),
+        });
+      })
       // The member signed out here: this token is refused from now on, by every instance sharing
       // the store, and its open streams close.
       .delete('/session', requireMember(core), async (c) => {

@@ -18,6 +18,7 @@ import { limitPerAddress } from '../middleware.js';
 const REFUSAL_LOG_WINDOW_MS = 10_000;
 import { BrowserEvent } from '../schemas.js';
 import { recordEvent } from '../event-log.js';
+import { StoreUnavailableError } from '../store.js';
 
 const SEEN_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -101,10 +102,26 @@ export function webhookRoutes(core: ProxyCore) {
 
       const messageId =
         headers['webhook-id'] || `${event.type}:${event.caseId}:${headers['webhook-timestamp']}`;
-      if (!(await core.store.setIfAbsent(`webhook-seen:${messageId}`, '1', SEEN_TTL_MS))) {
-        return json({ received: true, duplicate: true });
+      const seenKey = `webhook-seen:${messageId}`;
+      const handlingKey = `webhook-handling:${messageId}`;
+      // Marked handled only once its event is recorded (Standard Webhooks: a 2xx means "done").
+      // Until then a claim that ends by itself keeps two instances from handling one message at
+      // once; an instance that dies holding it leaves nothing marked, and a redelivery after the
+      // claim lapses is handled in full.
+      if (await core.store.get(seenKey)) return json({ received: true, duplicate: true });
+      const claimMs = core.limits.upstreamTimeoutMs * 3;
+      if (!(await core.store.setIfAbsent(handlingKey, '1', claimMs))) {
+        throw new ProblemError(
+          409,
+          'in_progress',
+          'Being handled',
+          'This message is being handled; deliver it again later.',
+          undefined,
+          { 'retry-after': String(Math.ceil(claimMs / 1000)) },
+        );
       }
       const { caseId, type } = event;
+      let outcome: Record<string, unknown> = { received: true };
       try {
         // One case's events are read and numbered one after another, in the order they came, so
         // "resolved" never reaches a member before the "claimed" that preceded it.
@@ -119,24 +136,37 @@ export function webhookRoutes(core: ProxyCore) {
           // Kept for replay whether or not the member has a stream open right now.
           await recordEvent(core, consultation.userId, JSON.stringify(message));
         });
-        return json({ received: true });
       } catch (error) {
-        if (error instanceof ApiError && error.status === 404)
-          return json({ received: true, ignored: 'unknown consultation' });
-        // Not handled: let the upstream deliver it again.
-        await core.store.delete(`webhook-seen:${messageId}`);
-        core.log({
-          level: 'error',
-          message: 'webhook handling failed',
-          code: error instanceof ApiError ? error.code : 'error',
-        });
-        throw new ProblemError(
-          503,
-          'try_again',
-          'Service unavailable',
-          'The event could not be handled now.',
-        );
+        if (error instanceof ApiError && error.status === 404) {
+          outcome = { received: true, ignored: 'unknown consultation' };
+        } else {
+          // Not handled: let the upstream deliver it again.
+          await core.store.delete(handlingKey).catch(() => undefined);
+          core.log({
+            level: 'error',
+            message: 'webhook handling failed',
+            code:
+              error instanceof ApiError
+                ? error.code
+                : error instanceof StoreUnavailableError
+                  ? 'store_unavailable'
+                  : 'error',
+          });
+          throw new ProblemError(
+            503,
+            'try_again',
+            'Service unavailable',
+            'The event could not be handled now.',
+            undefined,
+            { 'retry-after': '5' },
+          );
+        }
       }
+      // Only now is it handled. Should this write fail, the event is already recorded and a
+      // redelivery records it once more: the member reads the same status twice, never none.
+      await core.store.set(seenKey, '1', SEEN_TTL_MS);
+      await core.store.delete(handlingKey).catch(() => undefined);
+      return json(outcome);
     },
   );
 }

@@ -204,8 +204,11 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
     session,
     call,
     request,
-    mint: async (userId, uniqueId, ttlSeconds = 600, now = Date.now()) =>
-      (await mintWidgetToken(secret, { userId, uniqueId }, ttlSeconds, now)).token,
+    // After the proxy is ready: a token issued before its store's generation began is refused.
+    mint: async (userId, uniqueId, ttlSeconds = 600, now?: number) => {
+      await server.proxy.ready.catch(() => undefined);
+      return (await mintWidgetToken(secret, { userId, uniqueId }, ttlSeconds, now ?? Date.now())).token;
+    },
     mark: () => sandbox.sandbox.requests.length,
     upstreamCalls,
     close: async () => {

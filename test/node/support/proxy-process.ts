@@ -1,0 +1,86 @@
+/**
+ * A proxy in a process of its own, on a Redis store, for tests that kill it with SIGKILL mid-flow.
+ * Configured by one JSON argument; prints `{"url": "…"}` on its first line once it listens, then
+ * its log lines, one JSON object each.
+ *
+ *   node --import tsx test/node/support/proxy-process.ts '{"upstreamUrl": …, "redisUrl": …}'
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { demoSignIn } from '../../../src/proxy/demo.js';
+import { startProxyServer } from '../../../src/proxy/node.js';
+import type { ProxyLimits } from '../../../src/proxy/options.js';
+import { redisStore } from '../../../src/proxy/redis-store.js';
+
+export interface ProxyProcessConfig {
+  upstreamUrl: string;
+  apiKey: string;
+  sessionSecret: string;
+  redisUrl: string;
+  prefix: string;
+  webhookSecret?: string;
+  limits?: Partial<ProxyLimits>;
+}
+
+export interface ProxyProcess {
+  /** The proxy's base URL, `/consult` included. */
+  url: string;
+  child: ChildProcess;
+  /** Every log line the process printed, parsed. */
+  logs: Record<string, unknown>[];
+  /** Kills it at once, with no chance to finish anything. */
+  kill(): Promise<void>;
+}
+
+/** Starts a proxy process and resolves once it listens. */
+export async function spawnProxy(config: ProxyProcessConfig): Promise<ProxyProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), JSON.stringify(config)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const logs: Record<string, unknown>[] = [];
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the proxy process did not start')), 15_000);
+    child.once('exit', (code) => reject(new Error(`the proxy process exited (${code})`)));
+    lines.on('line', (line) => {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (typeof parsed['url'] === 'string') {
+        clearTimeout(timer);
+        resolve(parsed['url']);
+      } else logs.push(parsed);
+    });
+  });
+  return {
+    url,
+    child,
+    logs,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const config = JSON.parse(process.argv[2] ?? '{}') as ProxyProcessConfig;
+  const server = await startProxyServer({
+    port: 0,
+    basePath: '/consult',
+    authenticate: demoSignIn(),
+    upstreamUrl: config.upstreamUrl,
+    apiKey: config.apiKey,
+    sessionSecret: config.sessionSecret,
+    ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
+    store: redisStore({ url: config.redisUrl, prefix: config.prefix }),
+    logger: (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`),
+    limits: { perAddressPerMinute: 100_000, sessionsPerAddressPerMinute: 10_000, ...config.limits },
+  });
+  process.stdout.write(`${JSON.stringify({ url: `${server.url}/consult` })}\n`);
+}
