@@ -4,6 +4,7 @@
  * for example `app.route('/consult', createProxy({...}))`.
  */
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { limitBody } from '../server/body-limit.js';
 import { cors } from 'hono/cors';
 import { ConsultClient, type FetchInit, type FetchLike } from '../client/client.js';
@@ -193,6 +194,9 @@ export function installProxy(
 
   app.use(requestLog(core));
   app.use(noStore);
+  // JSON (and problem+json) goes gzipped to browsers that accept it; the event stream never does,
+  // so each event reaches the page as it is written.
+  app.use(compress({ contentTypeFilter: /^application\/(?:[\w.-]+\+)?json\b/i }));
   const corsHeaders = cors({
     origin: (origin) => ((options.allowedOrigins ?? []).includes(origin) ? origin : null),
     allowMethods: ['GET', 'POST', 'DELETE'],
