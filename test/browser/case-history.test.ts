@@ -274,6 +274,20 @@ describe('<case-history>', () => {
         },
       );
       expect(shadowText(opened)).to.contain('Dr. Sofía Martínez');
+      // One status chip, the same in the list and in the thread: words, shape and colours.
+      const style = (chip: Element) => {
+        const { color, backgroundColor, borderRadius, fontSize } = getComputedStyle(chip);
+        return { text: chip.textContent!.trim(), color, backgroundColor, borderRadius, fontSize };
+      };
+      $<HTMLButtonElement>(element, '[part=back-button]')!.click();
+      await element.updateComplete;
+      const inList = style(rows(element)[2]!.querySelector('[part=status]')!);
+      rows(element)[2]!.click();
+      await element.updateComplete;
+      const reopened = thread(element)!;
+      await waitUntil(() => reopened.shadowRoot!.querySelector('[part=status]'), 'the thread shows');
+      expect(style(reopened.shadowRoot!.querySelector('[part=status]')!)).to.deep.equal(inList);
+      expect(inList.backgroundColor).not.to.equal('rgba(0, 0, 0, 0)');
       const readsAfter = backend.sandbox.requests.filter((r) =>
         r.path.endsWith('/cns_demo_alex_rash'),
       ).length;
