@@ -190,7 +190,14 @@ describe('<consult-session>', () => {
       await session.manager.ready().catch(() => undefined);
       await expired;
       expect(calls).to.equal(2, 'the first request and one retry');
-      await waitUntil(() => shadowText(session).includes('sign in again'));
+      // A first visit with no member: nothing has ended, the member is asked to sign in.
+      await waitUntil(() =>
+        shadowText(session).includes('Please sign in to see your questions to a doctor.'),
+      );
+      expect(shadowText(session)).not.to.contain('Your session has ended');
+      expect(session.shadowRoot!.querySelector('[part=retry-button]')!.textContent!.trim()).to.equal(
+        'Sign in',
+      );
     });
   });
 

@@ -77,11 +77,16 @@ export class ConsultSession extends ConsultElement {
     return this.manager.user?.language;
   }
 
+  #signedInOnce = false;
+
   #onStatus = (event: Event) => {
     const { status, reason } = (
       event as CustomEvent<{ status: SessionStatus; reason?: 'expired' | 'signed-out' | 'refused' }>
     ).detail;
     const wasReady = this.status === 'ready';
+    // Whether a member was signed in here since the page opened (or since they signed out).
+    if (status === 'ready') this.#signedInOnce = true;
+    if (reason === 'signed-out') this.#signedInOnce = false;
     this.endedBy = status === 'expired' ? (reason ?? (wasReady ? 'expired' : 'refused')) : undefined;
     // The content that had focus is about to be replaced by the notice: focus follows it there.
     const hadFocus = this.matches(':focus-within');
@@ -204,7 +209,16 @@ export class ConsultSession extends ConsultElement {
         lang=${this.localize.language}
         dir=${this.localize.dir}
       >
-        <p>${signedOut ? this.localize.t('signedOut') : this.localize.t('expired')}</p>
+        <p>
+          ${
+            signedOut
+              ? this.localize.t('signedOut')
+              : // A first visit with no member signed in has not ended anything: it asks to sign in.
+                !this.#signedInOnce
+                ? this.localize.t('notSignedIn')
+                : this.localize.t('expired')
+          }
+        </p>
         <slot name="signed-out">
           ${
             signedOut
@@ -214,7 +228,7 @@ export class ConsultSession extends ConsultElement {
                   type="button"
                   @click=${() => void this.manager.retry().catch(() => undefined)}
                 >
-                  ${this.localize.t('signIn')}
+                  ${this.#signedInOnce ? this.localize.t('signIn') : this.localize.t('signInFirst')}
                 </button>`
           }
         </slot>

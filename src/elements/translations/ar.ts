@@ -15,6 +15,8 @@ const ar: Translation = {
     reconnecting: 'جارٍ إعادة الاتصال… يبقى ما تراه كما هو، وما ترسله يُرسل فور عودة الاتصال.',
     waitingToSend: 'بانتظار الإرسال…',
     cancelSend: 'إلغاء الإرسال',
+    notSignedIn: 'يرجى تسجيل الدخول لرؤية أسئلتك إلى الطبيب.',
+    signInFirst: 'تسجيل الدخول',
   },
   answer: {
     imageOmitted: 'صورة لم تُعرض',

@@ -17,6 +17,8 @@ const de: Translation = {
       'Verbindung wird wiederhergestellt… Was Sie sehen, bleibt erhalten, und was Sie senden, geht hinaus, sobald die Verbindung zurück ist.',
     waitingToSend: 'Wartet auf das Senden…',
     cancelSend: 'Senden abbrechen',
+    notSignedIn: 'Bitte melden Sie sich an, um Ihre Fragen an Ärztinnen und Ärzte zu sehen.',
+    signInFirst: 'Anmelden',
   },
   answer: {
     imageOmitted: 'Bild nicht angezeigt',

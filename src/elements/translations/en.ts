@@ -18,6 +18,8 @@ const en = {
       'Reconnecting… What you see is kept, and anything you send goes out once the connection is back.',
     waitingToSend: 'Waiting to send…',
     cancelSend: 'Cancel sending',
+    notSignedIn: 'Please sign in to see your questions to a doctor.',
+    signInFirst: 'Sign in',
   },
   answer: {
     imageOmitted: 'Image not shown',

@@ -16,6 +16,8 @@ const es: Translation = {
       'Reconectando… Lo que ves se conserva, y lo que envíes saldrá en cuanto vuelva la conexión.',
     waitingToSend: 'Esperando para enviar…',
     cancelSend: 'Cancelar el envío',
+    notSignedIn: 'Inicia sesión para ver tus preguntas a un médico.',
+    signInFirst: 'Iniciar sesión',
   },
   answer: {
     imageOmitted: 'Imagen no mostrada',

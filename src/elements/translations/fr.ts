@@ -16,6 +16,8 @@ const fr: Translation = {
       'Reconnexion… Ce que vous voyez est conservé, et ce que vous envoyez partira dès le retour de la connexion.',
     waitingToSend: 'En attente d’envoi…',
     cancelSend: 'Annuler l’envoi',
+    notSignedIn: 'Veuillez vous connecter pour voir vos questions à un médecin.',
+    signInFirst: 'Se connecter',
   },
   answer: {
     imageOmitted: 'Image non affichée',

@@ -16,6 +16,8 @@ const nl: Translation = {
       'Opnieuw verbinden… Wat u ziet blijft staan, en wat u verstuurt gaat weg zodra de verbinding terug is.',
     waitingToSend: 'Wacht op verzenden…',
     cancelSend: 'Verzenden annuleren',
+    notSignedIn: 'Log in om uw vragen aan een arts te zien.',
+    signInFirst: 'Inloggen',
   },
   answer: {
     imageOmitted: 'Afbeelding niet getoond',
