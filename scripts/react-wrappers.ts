@@ -64,6 +64,9 @@ ${events.join('\n')}
  */
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
+// The event types below come from this module's additions to GlobalEventHandlersEventMap: imported
+// here, so that the published type declarations carry them for an app that type-checks its libraries.
+import '../elements/shared/events.js';
 ${imports.join('\n')}
 
 ${components.join('\n\n')}

@@ -7,6 +7,9 @@
  */
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
+// The event types below come from this module's additions to GlobalEventHandlersEventMap: imported
+// here, so that the published type declarations carry them for an app that type-checks its libraries.
+import '../elements/shared/events.js';
 import { ConsultSession as ConsultSessionElement } from '../elements/consult-session/consult-session.js';
 import { ConsultForm as ConsultFormElement } from '../elements/consult-form/consult-form.js';
 import { CaseHistory as CaseHistoryElement } from '../elements/case-history/case-history.js';
