@@ -10,6 +10,7 @@ import type { ChatMessage } from '../../session/conversation.js';
 import type { Eligibility } from '../../session/member-state.js';
 import type { Formatters, LocalizeController } from '../shared/localize.js';
 import { markdown } from '../shared/markdown.js';
+import { shortTime } from '../shared/message-time.js';
 
 /** Messages from one sender within this long of each other form a group under one name and time. */
 const GROUP_WINDOW_MS = 5 * 60_000;
@@ -20,18 +21,6 @@ export function startsGroup(messages: readonly ChatMessage[], index: number): bo
   const before = messages[index - 1];
   if (!message || !before || before.role !== message.role) return true;
   return Math.abs(Date.parse(message.createdAt) - Date.parse(before.createdAt)) > GROUP_WINDOW_MS;
-}
-
-/** "now", "5 minutes ago", then the time of day, then the date: as messengers tell it. */
-export function whenSent(iso: string, now: number, format: Formatters): string {
-  const sent = Date.parse(iso);
-  if (Number.isNaN(sent)) return '';
-  const minutes = Math.round((now - sent) / 60_000);
-  if (minutes < 1) return format.relative.format(0, 'second');
-  if (minutes < 60) return format.relative.format(-minutes, 'minute');
-  return new Date(sent).toDateString() === new Date(now).toDateString()
-    ? format.time(iso)
-    : format.dateTime(iso);
 }
 
 export interface ChatMessageOptions {
@@ -85,7 +74,7 @@ export function chatMessage(
         ? html`<p class="meta">
             <span class="sender">${fromNavigator ? t.t('navigator') : t.t('you')}</span>
             <time datetime=${m.createdAt} title=${format.dateTime(m.createdAt)}
-              >${whenSent(m.createdAt, now, format)}</time
+              >${shortTime(m.createdAt, now, format)}</time
             >
           </p>`
         : html`<p class="visually-hidden">${fromNavigator ? t.t('navigator') : t.t('you')}</p>`

@@ -3,7 +3,6 @@ import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
 import { SessionElement } from '../shared/consult-element.js';
-import { DraftController } from '../shared/draft.js';
 import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
 import { LocalizeController, type Formatters } from '../shared/localize.js';
@@ -14,15 +13,8 @@ import { styles } from './navigator-chat.styles.js';
 import { chatMessage, startsGroup } from './message.js';
 import { composer, MAX_LENGTH, welcome, type ComposerError } from './composer.js';
 import { findQuestionForm } from '../shared/handoff.js';
-
-/** What survives a reload in the member's draft store (sessionStorage, S16). */
-interface ChatDraft {
-  text: string;
-  /** Messages the member typed that were not delivered: they come back into the composer. */
-  unsent: string[];
-  /** A conversation had started: after a reload, say honestly that this one is new. */
-  conversation: boolean;
-}
+import { ChatDraft } from './chat-draft.js';
+import { ClockController } from '../shared/clock.js';
 
 export { hasPhysicalKeyboard } from './composer.js';
 
@@ -72,19 +64,15 @@ export class NavigatorChat extends SessionElement {
   @state() private handoff?: { key: string; handedTo: 'consult-form' | 'none' };
   /** The log is scrolled down: older messages are above what the member sees. */
   @state() private olderAbove = false;
-  /** The clock relative times are told against; moves on every minute while messages are shown. */
-  #now = Date.now();
-  #clock: ReturnType<typeof setInterval> | undefined;
+  /** The clock relative times are told against. */
+  readonly #clock = new ClockController(this);
 
   /** The member's plan, checked when the navigator first suggests a doctor; no offer without one. */
   @state() private eligibility?: Eligibility | 'unknown';
 
   private readonly localize = new LocalizeController(this, 'navigator');
   readonly #focus = new FocusController(this);
-  readonly #draft = new DraftController<Partial<ChatDraft>>(
-    () => this.#memberId,
-    () => 'navigator-chat',
-  );
+  readonly #draft = new ChatDraft(() => this.#memberId);
 
   #memberId?: string;
 
@@ -118,19 +106,6 @@ export class NavigatorChat extends SessionElement {
     super.willUpdate(changed);
     // Another member (or none): nothing of the previous member's conversation stays on screen (S16).
     if (this.user?.id !== this.#memberId) this.#startOver(this.user?.id);
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#clock = setInterval(() => {
-      this.#now = Date.now();
-      if (this.#messages.length) this.requestUpdate();
-    }, 60_000);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    clearInterval(this.#clock);
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -172,22 +147,13 @@ export class NavigatorChat extends SessionElement {
     this.handoff = undefined;
     this.eligibility = undefined;
     const saved = this.#draft.load();
-    this.draft = [...(saved?.unsent ?? []), saved?.text ?? ''].filter((text) => text.trim()).join('\n\n');
-    this.restored = Boolean(saved?.conversation);
+    this.draft = saved.text;
+    this.restored = saved.restored;
   }
 
   #persist(): void {
-    const memberId = this.#memberId;
-    if (!memberId) return;
-    const unsent = this.#messages
-      .filter((m) => m.role === 'member' && m.status !== 'sent')
-      .map((m) => m.text);
-    const conversation = Boolean(this.#conversation?.id) || this.restored;
-    this.#draft.save(
-      !this.draft && unsent.length === 0 && !conversation
-        ? undefined
-        : ({ text: this.draft, unsent, conversation } satisfies ChatDraft),
-    );
+    if (!this.#memberId) return;
+    this.#draft.save(this.draft, this.#messages, Boolean(this.#conversation?.id) || this.restored);
   }
 
   #announce(messages: ChatMessage[]): void {
@@ -400,7 +366,7 @@ export class NavigatorChat extends SessionElement {
     return chatMessage(m, firstOfGroup, {
       localize: this.localize,
       format,
-      now: this.#now,
+      now: this.#clock.now,
       language: this.resolvedLanguage,
       emergencyNumber: this.activeSession?.emergencyNumber,
       sending: this.#sending,
