@@ -1,6 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { live } from 'lit/directives/live.js';
 import type { PrescriptionView } from '../../client/browser-types.js';
 import { ApiError } from '../../client/errors.js';
 import { newIdempotencyKey } from '../../client/retry.js';
@@ -11,11 +10,11 @@ import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import { styles } from './prescription-request.styles.js';
 import { sentRequests, statusWords } from './sent-requests.js';
+import { surveyQuestion } from './question-view.js';
 import {
   checkSurvey,
   DEFAULT_MAX_LENGTH,
   isAnswered,
-  textIn,
   type Survey,
   type SurveyAnswer,
   type SurveyQuestion,
@@ -271,7 +270,17 @@ export class PrescriptionRequest extends SessionElement {
     const language = localize.language;
     return html`${sentRequests(requests, localize, Date.now())}
       <form part="form" novalidate aria-label=${localize.t('formLabel')} @submit=${this.#onSubmit}>
-        ${checked.survey.questions.map((q) => this.#renderQuestion(q, language))} ${this.#renderProblem()}
+        ${checked.survey.questions.map((q) =>
+          surveyQuestion(q, {
+            language,
+            localize,
+            answer: this.answers[q.id],
+            error: this.#errorOf(q),
+            current: () => this.answers[q.id],
+            onAnswer: (answer) => this.#set(q, answer),
+          }),
+        )}
+        ${this.#renderProblem()}
         <button
           part="submit-button"
           class="primary submit"
@@ -296,98 +305,5 @@ export class PrescriptionRequest extends SessionElement {
       <p>${this.problem === 'inactive' ? localize.t('inactive') : localize.t('noSubscription')}</p>
       ${this.problem === 'no-subscription' ? html`<slot name="no-subscription"></slot>` : nothing}
     </div>`;
-  }
-
-  #renderQuestion(q: SurveyQuestion, language: string): TemplateResult {
-    const { localize } = this;
-    const error = this.#errorOf(q);
-    const id = `q-${q.id}`;
-    const hint = q.hint ? textIn(q.hint, language) : '';
-    const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-    const label = html`${textIn(q.label, language)}${
-      q.required ? nothing : html` <span class="optional">${localize.t('optional')}</span>`
-    }`;
-    const hintLine = hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : nothing;
-    const errorLine = error ? html`<p class="error" id="${id}-error">${error}</p>` : nothing;
-    const answer = this.answers[q.id];
-
-    if (q.kind === 'text') {
-      const max = q.maxLength ?? DEFAULT_MAX_LENGTH;
-      return html`<div part="question" class="question">
-        <label for=${id}>${label}</label>
-        ${hintLine}
-        <textarea
-          id=${id}
-          data-question=${q.id}
-          dir="auto"
-          rows="3"
-          .value=${live(typeof answer === 'string' ? answer : '')}
-          aria-required=${q.required ? 'true' : 'false'}
-          aria-invalid=${error ? 'true' : 'false'}
-          aria-describedby=${describedBy || nothing}
-          @input=${(e: InputEvent) => this.#set(q, (e.target as HTMLTextAreaElement).value)}
-        ></textarea>
-        ${
-          typeof answer === 'string' && answer.length > max * 0.8
-            ? html`<p class="count ${answer.length > max ? 'over' : ''}">
-                ${
-                  answer.length > max
-                    ? localize.t('charactersOver', { count: answer.length - max })
-                    : localize.t('charactersLeft', { count: max - answer.length })
-                }
-              </p>`
-            : nothing
-        }
-        ${errorLine}
-      </div>`;
-    }
-
-    const choices: { value: string | boolean; label: string }[] =
-      q.kind === 'yes-no'
-        ? [
-            { value: true, label: localize.t('yes') },
-            { value: false, label: localize.t('no') },
-          ]
-        : (q.options ?? []).map((o) => ({ value: o.value, label: textIn(o.label, language) }));
-    const multiple = q.kind === 'multiple';
-    const picked = (value: string | boolean) =>
-      multiple ? Array.isArray(answer) && answer.includes(value as string) : answer === value;
-    const pick = (value: string | boolean, checked: boolean) => {
-      if (!multiple) return this.#set(q, value);
-      // Read at the click, not at the render: two quick ticks must both count.
-      const now = this.answers[q.id];
-      const current = Array.isArray(now) ? now : [];
-      const next = checked ? [...current, value as string] : current.filter((v) => v !== value);
-      // Kept in the survey's order, whatever order they were ticked in.
-      const order = (q.options ?? []).map((o) => o.value);
-      this.#set(q, next.length ? order.filter((v) => next.includes(v)) : undefined);
-    };
-    // One answer of several is a radio group, which can say it is required; ticks are a plain group.
-    return html`<fieldset
-      part="question"
-      class="question choices"
-      role=${multiple ? nothing : 'radiogroup'}
-      aria-labelledby=${multiple ? nothing : `${id}-legend`}
-      aria-required=${q.required && !multiple ? 'true' : nothing}
-      aria-invalid=${error ? 'true' : 'false'}
-      aria-describedby=${describedBy || nothing}
-    >
-      <legend id="${id}-legend">${label}</legend>
-      ${hintLine}
-      ${choices.map(
-        (choice, index) =>
-          html`<label class="choice">
-            <input
-              type=${multiple ? 'checkbox' : 'radio'}
-              name=${id}
-              data-question=${index === 0 ? q.id : nothing}
-              .checked=${live(picked(choice.value))}
-              @change=${(e: Event) => pick(choice.value, (e.target as HTMLInputElement).checked)}
-            />
-            <span dir="auto">${choice.label}</span>
-          </label>`,
-      )}
-      ${errorLine}
-    </fieldset>`;
   }
 }
