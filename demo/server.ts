@@ -18,6 +18,13 @@ import type { Member } from '../src/proxy/options.js';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export const DEMO_MEMBERS = ['alex', 'sam', 'noor'] as const;
+type DemoMember = (typeof DEMO_MEMBERS)[number];
+
+/**
+ * Each member's language, from the portal's own profile of them: the page asks the elements for it
+ * from the start, so they do not first draw English and then redraw (and move) in the member's language.
+ */
+const MEMBER_LANGUAGES: Record<DemoMember, string> = { alex: 'en', sam: 'en', noor: 'ar' };
 
 /** No inline script or style, no eval, Trusted Types for Lit's and DOMPurify's policies only. */
 export const STRICT_CSP = [
@@ -118,7 +125,12 @@ export async function mountDemo(app: Hono): Promise<void> {
   }
   files.set('/portal.js', await staticFile(portal, javascript, REVALIDATE));
   files.set('/portal.css', await staticFile(css, 'text/css; charset=utf-8', REVALIDATE));
-  files.set('/', await staticFile(page, 'text/html; charset=utf-8', REVALIDATE));
+  const pages = new Map<DemoMember, StaticFile>();
+  for (const member of DEMO_MEMBERS) {
+    const language = MEMBER_LANGUAGES[member];
+    const html = page.replace('<consult-session ', `<consult-session lang="${language}" `);
+    pages.set(member, await staticFile(html, 'text/html; charset=utf-8', REVALIDATE));
+  }
 
   const serve = (c: Context, file: StaticFile) => {
     const headers: Record<string, string> = {
@@ -146,8 +158,9 @@ export async function mountDemo(app: Hono): Promise<void> {
 
   app.get('/', (c) => {
     // A first visit signs in as Alex, so the demo opens on a working portal.
-    if (!getCookie(c, 'portal_member')) signIn(c, 'alex');
-    return serve(c, files.get('/') as StaticFile);
+    let member = getCookie(c, 'portal_member') as DemoMember | undefined;
+    if (!member || !pages.has(member)) signIn(c, (member = 'alex'));
+    return serve(c, pages.get(member) as StaticFile);
   });
   app.get('*', async (c, next) => {
     const file = c.req.path === '/' ? undefined : files.get(c.req.path);

@@ -17,6 +17,7 @@ import type { ConsultElement } from './elements/shared/consult-element.js';
 import type { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
 import type { PrescriptionRequest } from './elements/prescription-request/prescription-request.js';
 import type { ElementTag } from './elements/registry.js';
+import { loadLanguage, resolveLanguage } from './elements/shared/localize.js';
 
 export {
   LANGUAGES,
@@ -55,6 +56,25 @@ export const ELEMENTS: Readonly<Record<string, Loader>> = {
 
 const started = new Map<string, Promise<CustomElementConstructor>>();
 
+/**
+ * The strings of the languages the page's elements are set to (their own `lang` or their session's),
+ * fetched beside their code: an element is defined with its words there, so it never stands empty
+ * (or in English) while they load.
+ */
+const pageLanguages = new Map<string, Promise<unknown>>();
+function wantLanguageOf(element: Element): void {
+  const language = resolveLanguage(
+    element.getAttribute('lang'),
+    element.closest('consult-session')?.getAttribute('lang'),
+  );
+  if (language !== 'en' && !pageLanguages.has(language)) {
+    pageLanguages.set(
+      language,
+      loadLanguage(language).catch(() => undefined),
+    );
+  }
+}
+
 /** Elements whose code another element's needs before it can render (its `static dependencies`). */
 const SHOWN_INSIDE: Readonly<Record<string, readonly string[]>> = {
   'consult-form': ['consult-thread'],
@@ -79,7 +99,7 @@ export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
     // The shared code and the elements this one shows are fetched beside its own, not after it.
     void loadShared();
     for (const inner of SHOWN_INSIDE[name] ?? []) void ELEMENTS[inner]?.().catch(() => undefined);
-    promise = load().then((element) => element.define(name));
+    promise = Promise.all([load(), ...pageLanguages.values()]).then(([element]) => element.define(name));
     // A chunk that failed to load (offline, a deploy in between) is tried again when the tag appears next.
     promise.catch((error: unknown) => {
       started.delete(name);
@@ -93,12 +113,11 @@ export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
 const selector = Object.keys(ELEMENTS).join(',');
 
 function discover(root: ParentNode): void {
-  if (root instanceof Element && root.localName in ELEMENTS && !customElements.get(root.localName)) {
-    void whenLoaded(root.localName).catch(() => undefined);
-  }
-  for (const element of root.querySelectorAll(selector)) {
-    if (!customElements.get(element.localName)) void whenLoaded(element.localName).catch(() => undefined);
-  }
+  const found = [...root.querySelectorAll(selector)];
+  if (root instanceof Element && root.localName in ELEMENTS) found.unshift(root);
+  const waiting = found.filter((element) => !customElements.get(element.localName));
+  for (const element of waiting) wantLanguageOf(element);
+  for (const element of waiting) void whenLoaded(element.localName).catch(() => undefined);
 }
 
 if (typeof document !== 'undefined') {

@@ -96,7 +96,9 @@ describe('<case-history>', () => {
     expect($(element, '[part=base]')!.getAttribute('aria-busy')).to.equal('true');
     expect(shadowText(element)).to.contain('Loading your consultations');
     // Placeholders shaped like the content, hidden from assistive technology, which hears the words.
-    expect(element.shadowRoot!.querySelectorAll('[aria-hidden=true] .skeleton').length).to.be.greaterThan(2);
+    expect(
+      element.shadowRoot!.querySelectorAll('[aria-hidden=true] .placeholder .skeleton-text').length,
+    ).to.be.greaterThan(2);
     await expect(element).to.be.accessible();
   });
 

@@ -67,7 +67,7 @@ function deepQuery(root: ParentNode, selector: string): Element[] {
 
 /** What each state's story must show, once it has settled. */
 const SHOWS: Record<string, (canvas: HTMLElement) => boolean> = {
-  Loading: (canvas) => deepQuery(canvas, '[aria-busy="true"] .skeleton').length > 0,
+  Loading: (canvas) => deepQuery(canvas, '[aria-busy="true"] :is(.skeleton, .skeleton-text)').length > 0,
   Reconnecting: (canvas) => /Reconnecting/.test(deepText(canvas)) && !/Try again/.test(deepText(canvas)),
   LoadErrorWithRetry: (canvas) =>
     /We could not load your consultations/.test(deepText(canvas)) && /Try again/.test(deepText(canvas)),

@@ -79,13 +79,13 @@ export const styles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
-  .skeleton.short {
-    inline-size: 60%;
+  /* Nothing of the stand-in words shows, not even the ellipsis of a clamped title. */
+  .placeholder :is(.title, .badge) {
+    color: transparent;
   }
-  .skeleton.meta {
-    inline-size: 40%;
-    block-size: 0.75em;
-    margin-block-start: 0.25rem;
+  .placeholder .badge {
+    border-color: transparent;
+    background: var(--_surface-raised);
   }
   .notice button {
     margin-block-start: 0.75rem;

@@ -303,7 +303,7 @@ export class CaseHistory extends SessionElement {
       return errorNotice(localize.t('loadFailed'), localize.t('retry'), this.#retry);
     }
     if (!this.#loaded) {
-      return loadingRows(localize.t('loading'));
+      return loadingRows(localize);
     }
     if (this.consultations.length === 0) {
       return html`<div part="empty" class="empty" tabindex="-1">

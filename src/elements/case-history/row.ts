@@ -103,16 +103,32 @@ export function consultationRow(
   </li>`;
 }
 
-/** Rows shaped like the list to come; the words are for assistive technology. */
-export function loadingRows(words: string): TemplateResult {
+/**
+ * Rows shaped like the list to come: a row's parts with stand-in words drawn as bars, so each takes
+ * the room of a real row (a title over two lines, the latest message, status and time, the count).
+ * The words are for assistive technology.
+ */
+export function loadingRows(localize: LocalizeController<'history'>): TemplateResult {
+  const title = 'xxxxxx xxxx xxxxxxxx xxx xxxxx xxxxxxxx xxxxx xxxx xxxxxxx xxxxx';
   return html`<div class="loading">
-    <p class="visually-hidden">${words}</p>
+    <p class="visually-hidden">${localize.t('loading')}</p>
     <ul class="list" aria-hidden="true">
       ${[0, 1, 2].map(
         () =>
-          html`<li class="item placeholder">
-            <span class="skeleton"></span><span class="skeleton short"></span
-            ><span class="skeleton meta"></span>
+          html`<li class="row">
+            <span class="item placeholder">
+              <span class="title"><span class="skeleton-text" data-words=${title}></span></span>
+              <span class="preview"
+                ><span class="skeleton-text" data-words="${localize.t('you')}: xxxxxx xxxx"></span
+              ></span>
+              <span class="meta"
+                ><span class="badge skeleton-text" data-words="xxxxxxxx"></span
+                ><span class="skeleton-text" data-words="xx:xx"></span
+                ><span class="skeleton-text"
+                  >${localize.t('questions', { used: 1, max: MAX_QUESTIONS_PER_CONSULTATION })}</span
+                ></span
+              >
+            </span>
           </li>`,
       )}
     </ul>

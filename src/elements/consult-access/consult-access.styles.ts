@@ -1,9 +1,18 @@
 import { css } from 'lit';
 
 export const styles = css`
+  /* Earlier periods sit beside the notice where there is room, below it where there is not. */
   .base {
-    display: grid;
+    display: flex;
+    flex-wrap: wrap;
+    align-items: start;
     gap: 0.75rem;
+  }
+  .base > * {
+    flex: 1 1 20rem;
+  }
+  .base > .history {
+    flex: 0 1 auto;
   }
   p {
     margin: 0;
@@ -36,10 +45,10 @@ export const styles = css`
     list-style: none;
   }
   .placeholder {
-    display: grid;
-    gap: 0.5rem;
+    --_kind: var(--_border);
   }
-  .skeleton.short {
-    inline-size: 60%;
+  .placeholder::before {
+    content: '';
+    background: var(--_surface-raised);
   }
 `;

@@ -156,10 +156,18 @@ export class ConsultAccess extends SessionElement {
       return errorNotice(localize.t('loadFailed'), localize.t('retry'), () => void this.reload());
     }
     if (!plan) {
+      // The notice most members get, its words drawn as bars: the card keeps its size when they arrive.
+      const aYearFromNow = new Date(Date.now() + 365 * DAY_MS).toISOString();
       return html`<div class="loading">
         <p class="visually-hidden">${localize.t('loading')}</p>
-        <div class="notice placeholder" aria-hidden="true">
-          <span class="skeleton"></span><span class="skeleton short"></span>
+        <div class="notice summary placeholder" aria-hidden="true">
+          <p class="title"><span class="skeleton-text" data-words=${localize.t('included')}></span></p>
+          <p>
+            <span
+              class="skeleton-text"
+              data-words=${localize.t('active', { date: localize.format.date(aYearFromNow) })}
+            ></span>
+          </p>
         </div>
       </div>`;
     }

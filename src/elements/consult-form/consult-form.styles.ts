@@ -90,8 +90,15 @@ export const styles = css`
     cursor: progress;
     opacity: 0.6;
   }
-  .submit {
-    justify-self: start;
+  /* The plan-check hint sits beside the send button where there is room, so the form keeps its height when it goes. */
+  .send {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem var(--_gap);
+  }
+  .send .hint {
+    flex: 1 1 10rem;
   }
   .sent-to {
     display: flex;

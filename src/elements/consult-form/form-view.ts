@@ -72,16 +72,18 @@ export function questionForm(view: FormView): TemplateResult {
           )
         : nothing
     }
-    <button
-      part="submit-button"
-      class="primary submit"
-      type="submit"
-      aria-disabled=${busy || checking ? 'true' : 'false'}
-      aria-describedby=${ifDefined(checking ? 'checking' : undefined)}
-    >
-      ${view.submitLabel}
-    </button>
-    ${checking ? html`<p id="checking" part="hint" class="hint">${localize.t('checking')}</p>` : nothing}
+    <div class="send">
+      <button
+        part="submit-button"
+        class="primary submit"
+        type="submit"
+        aria-disabled=${busy || checking ? 'true' : 'false'}
+        aria-describedby=${ifDefined(checking ? 'checking' : undefined)}
+      >
+        ${view.submitLabel}
+      </button>
+      ${checking ? html`<p id="checking" part="hint" class="hint">${localize.t('checking')}</p>` : nothing}
+    </div>
     ${view.cancelSend}
   </form>`;
 }

@@ -158,15 +158,30 @@ export const hostStyles = css`
     border-radius: 0.2rem;
   }
   /* Loading placeholders shaped like what they stand for; still when motion is not wanted. */
-  .skeleton {
-    display: block;
-    block-size: 0.9em;
+  .skeleton,
+  .skeleton-text {
     border-radius: 0.25rem;
     background:
       linear-gradient(90deg, transparent, color-mix(in srgb, var(--_surface) 60%, transparent), transparent) 0
         0 / 200% 100% no-repeat,
       var(--_surface-raised);
     animation: consult-shimmer 1.4s ease-in-out infinite;
+  }
+  .skeleton {
+    display: block;
+    block-size: 0.9em;
+  }
+  /*
+   * Stand-in words drawn as bars: they wrap, and so take the room, like the text to come. They are
+   * generated content, not text: no one finds them in the page, copies them or hears them.
+   */
+  .skeleton-text {
+    color: transparent;
+    -webkit-box-decoration-break: clone;
+    box-decoration-break: clone;
+  }
+  .skeleton-text::before {
+    content: attr(data-words);
   }
   @keyframes consult-shimmer {
     from {
@@ -181,7 +196,8 @@ export const hostStyles = css`
     }
   }
   @media (prefers-reduced-motion: reduce) {
-    .skeleton {
+    .skeleton,
+    .skeleton-text {
       animation: none;
     }
   }
