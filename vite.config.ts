@@ -31,7 +31,7 @@ export default defineConfig({
           groups: [
             {
               name: 'strings',
-              test: /src\/(version\.ts|elements\/shared\/localize\.ts|elements\/translations\/en\.ts)/,
+              test: /src\/(version\.ts|trusted-types-message\.ts|elements\/shared\/localize\.ts|elements\/translations\/en\.ts)/,
             },
             {
               name: 'core',

@@ -18,6 +18,7 @@ import type { NavigatorChat } from './elements/navigator-chat/navigator-chat.js'
 import type { PrescriptionRequest } from './elements/prescription-request/prescription-request.js';
 import type { ElementTag } from './elements/registry.js';
 import { loadLanguage, resolveLanguage } from './elements/shared/localize.js';
+import { TRUSTED_TYPES_MISSING } from './trusted-types-message.js';
 
 export {
   LANGUAGES,
@@ -55,6 +56,8 @@ export const ELEMENTS: Readonly<Record<string, Loader>> = {
 } satisfies { readonly [Tag in ElementTag]: Loader };
 
 const started = new Map<string, Promise<CustomElementConstructor>>();
+
+let toldTrustedTypes = false;
 
 /**
  * The strings of the languages the page's elements are set to (their own `lang` or their session's),
@@ -104,6 +107,11 @@ export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
     promise.catch((error: unknown) => {
       started.delete(name);
       console.error(`consult-elements: could not load <${name}>`, error);
+      // Lit could not make its Trusted Types policy: the page's policy lacks its name.
+      if (/trusted.?types|createPolicy/i.test(String(error)) && !toldTrustedTypes) {
+        toldTrustedTypes = true;
+        console.error(`consult-elements: ${TRUSTED_TYPES_MISSING}`);
+      }
     });
     started.set(name, promise);
   }

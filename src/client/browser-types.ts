@@ -4,7 +4,7 @@
  * a browser), so a browser must not be promised the upstream types. `src/proxy/schemas.ts` proves
  * at compile time that the proxy's zod schemas produce exactly these types.
  */
-import type { ConsultClient, RequestOptions } from './client.js';
+import type { RequestOptions } from './client.js';
 import type {
   AddFollowUpRequest,
   Consultation,
@@ -75,7 +75,7 @@ export interface ConsultationEvent {
 
 /**
  * The typed client as a browser sees it through the proxy: the operations the proxy forwards, each
- * answering the proxy's view. It is the same `ConsultClient`, typed for what really arrives.
+ * answering the proxy's view. `<consult-session>`'s `client` is one (src/session/session-client.ts).
  */
 export interface BrowserClient {
   getUser(userId: string, options?: RequestOptions): Promise<MemberView>;
@@ -109,6 +109,3 @@ export interface BrowserClient {
     options?: RequestOptions,
   ): Promise<PrescriptionView>;
 }
-
-/** The browser's view of a client that talks to the proxy (checked: every upstream answer holds the view). */
-export const asBrowserClient = (client: ConsultClient): BrowserClient => client;

@@ -61,70 +61,177 @@ export interface Operation {
 const read = { auth: true, creates: false, retrySafe: true } as const;
 const create = { auth: true, creates: true, retrySafe: false } as const;
 
-/** The 20 operations, in spec order. The client's methods are built on it; the proxy and tests enumerate it. */
+/**
+ * The 20 operations, in spec order, each a constant of its own: a client that offers only some of
+ * them (the browser's, src/session/session-client.ts) carries only those. The client's methods are
+ * built on them; the proxy and tests enumerate `OPERATIONS`.
+ */
+export const createAccessTokenOperation = {
+  name: 'createAccessToken',
+  number: 1,
+  method: 'POST',
+  path: '/partner/authorization/token',
+  ...read,
+  auth: false,
+} as const satisfies Operation;
+export const createUserOperation = {
+  name: 'createUser',
+  number: 2,
+  method: 'POST',
+  path: '/user',
+  ...create,
+} as const satisfies Operation;
+export const getUserOperation = {
+  name: 'getUser',
+  number: 3,
+  method: 'GET',
+  path: '/user/{userId}',
+  ...read,
+} as const satisfies Operation;
+export const updateUserOperation = {
+  name: 'updateUser',
+  number: 4,
+  method: 'PUT',
+  path: '/user/{userId}',
+  ...read,
+} as const satisfies Operation;
+export const searchUsersByQueryOperation = {
+  name: 'searchUsersByQuery',
+  number: 5,
+  method: 'GET',
+  path: '/user/search',
+  ...read,
+} as const satisfies Operation;
+export const searchUsersByBodyOperation = {
+  name: 'searchUsersByBody',
+  number: 6,
+  method: 'POST',
+  path: '/user/search',
+  ...read,
+} as const satisfies Operation;
+export const createSubscriptionOperation = {
+  name: 'createSubscription',
+  number: 7,
+  method: 'POST',
+  path: '/user/{userId}/subscription',
+  ...create,
+} as const satisfies Operation;
+export const getUserSubscriptionsOperation = {
+  name: 'getUserSubscriptions',
+  number: 8,
+  method: 'GET',
+  path: '/user/{userId}/subscriptions',
+  ...read,
+} as const satisfies Operation;
+export const getSubscriptionOperation = {
+  name: 'getSubscription',
+  number: 9,
+  method: 'GET',
+  path: '/user/{userId}/subscription/{subscriptionId}',
+  ...read,
+} as const satisfies Operation;
+export const getSubscriptionHistoryOperation = {
+  name: 'getSubscriptionHistory',
+  number: 10,
+  method: 'GET',
+  path: '/user/{userId}/subscription/{subscriptionId}/history',
+  ...read,
+} as const satisfies Operation;
+export const createConsultationOperation = {
+  name: 'createConsultation',
+  number: 11,
+  method: 'POST',
+  path: '/consultation',
+  ...create,
+} as const satisfies Operation;
+export const getConsultationOperation = {
+  name: 'getConsultation',
+  number: 12,
+  method: 'GET',
+  path: '/consultation/{consultationId}',
+  ...read,
+} as const satisfies Operation;
+export const addConsultationFollowUpOperation = {
+  name: 'addConsultationFollowUp',
+  number: 13,
+  method: 'POST',
+  path: '/consultation/{consultationId}',
+  ...create,
+} as const satisfies Operation;
+export const getCaseHistoryOperation = {
+  name: 'getCaseHistory',
+  number: 14,
+  method: 'GET',
+  path: '/user/{userId}/case-history',
+  ...read,
+} as const satisfies Operation;
+export const createWebhookOperation = {
+  name: 'createWebhook',
+  number: 15,
+  method: 'POST',
+  path: '/webhook',
+  ...create,
+} as const satisfies Operation;
+export const deleteWebhookOperation = {
+  name: 'deleteWebhook',
+  number: 16,
+  method: 'DELETE',
+  path: '/webhook/{webhookId}',
+  ...read,
+} as const satisfies Operation;
+export const formatWebhookEventOperation = {
+  name: 'formatWebhookEvent',
+  number: 17,
+  method: 'POST',
+  path: '/webhook/format-event',
+  ...read,
+} as const satisfies Operation;
+export const startNavigatorConversationOperation = {
+  name: 'startNavigatorConversation',
+  number: 18,
+  method: 'POST',
+  path: '/v2/health-navigator/users/{userId}/conversations',
+  ...create,
+} as const satisfies Operation;
+export const sendNavigatorMessageOperation = {
+  name: 'sendNavigatorMessage',
+  number: 19,
+  method: 'POST',
+  path: '/v2/health-navigator/messages',
+  ...create,
+} as const satisfies Operation;
+export const createPrescriptionRequestOperation = {
+  name: 'createPrescriptionRequest',
+  number: 20,
+  method: 'POST',
+  path: '/prescription',
+  ...create,
+} as const satisfies Operation;
+
 export const OPERATIONS = [
-  {
-    name: 'createAccessToken',
-    number: 1,
-    method: 'POST',
-    path: '/partner/authorization/token',
-    ...read,
-    auth: false,
-  },
-  { name: 'createUser', number: 2, method: 'POST', path: '/user', ...create },
-  { name: 'getUser', number: 3, method: 'GET', path: '/user/{userId}', ...read },
-  { name: 'updateUser', number: 4, method: 'PUT', path: '/user/{userId}', ...read },
-  { name: 'searchUsersByQuery', number: 5, method: 'GET', path: '/user/search', ...read },
-  { name: 'searchUsersByBody', number: 6, method: 'POST', path: '/user/search', ...read },
-  { name: 'createSubscription', number: 7, method: 'POST', path: '/user/{userId}/subscription', ...create },
-  { name: 'getUserSubscriptions', number: 8, method: 'GET', path: '/user/{userId}/subscriptions', ...read },
-  {
-    name: 'getSubscription',
-    number: 9,
-    method: 'GET',
-    path: '/user/{userId}/subscription/{subscriptionId}',
-    ...read,
-  },
-  {
-    name: 'getSubscriptionHistory',
-    number: 10,
-    method: 'GET',
-    path: '/user/{userId}/subscription/{subscriptionId}/history',
-    ...read,
-  },
-  { name: 'createConsultation', number: 11, method: 'POST', path: '/consultation', ...create },
-  { name: 'getConsultation', number: 12, method: 'GET', path: '/consultation/{consultationId}', ...read },
-  {
-    name: 'addConsultationFollowUp',
-    number: 13,
-    method: 'POST',
-    path: '/consultation/{consultationId}',
-    ...create,
-  },
-  { name: 'getCaseHistory', number: 14, method: 'GET', path: '/user/{userId}/case-history', ...read },
-  { name: 'createWebhook', number: 15, method: 'POST', path: '/webhook', ...create },
-  { name: 'deleteWebhook', number: 16, method: 'DELETE', path: '/webhook/{webhookId}', ...read },
-  { name: 'formatWebhookEvent', number: 17, method: 'POST', path: '/webhook/format-event', ...read },
-  {
-    name: 'startNavigatorConversation',
-    number: 18,
-    method: 'POST',
-    path: '/v2/health-navigator/users/{userId}/conversations',
-    ...create,
-  },
-  {
-    name: 'sendNavigatorMessage',
-    number: 19,
-    method: 'POST',
-    path: '/v2/health-navigator/messages',
-    ...create,
-  },
-  { name: 'createPrescriptionRequest', number: 20, method: 'POST', path: '/prescription', ...create },
-] as const satisfies readonly Operation[];
+  createAccessTokenOperation,
+  createUserOperation,
+  getUserOperation,
+  updateUserOperation,
+  searchUsersByQueryOperation,
+  searchUsersByBodyOperation,
+  createSubscriptionOperation,
+  getUserSubscriptionsOperation,
+  getSubscriptionOperation,
+  getSubscriptionHistoryOperation,
+  createConsultationOperation,
+  getConsultationOperation,
+  addConsultationFollowUpOperation,
+  getCaseHistoryOperation,
+  createWebhookOperation,
+  deleteWebhookOperation,
+  formatWebhookEventOperation,
+  startNavigatorConversationOperation,
+  sendNavigatorMessageOperation,
+  createPrescriptionRequestOperation,
+] as const;
 
 export type OperationName = (typeof OPERATIONS)[number]['name'];
-
-const BY_NAME = Object.fromEntries(OPERATIONS.map((op) => [op.name, op])) as Record<OperationName, Operation>;
 
 /** What the client reads of a response; a `Response` fits. */
 export interface FetchResponse {
@@ -207,7 +314,11 @@ interface RequestInput {
   body?: unknown;
 }
 
-export class ConsultClient {
+/**
+ * What every client shares: the base URL, tokens (from an API key or a token provider), timeouts,
+ * retries and errors. Its subclasses name the operations they offer.
+ */
+export class OperationClient {
   readonly #baseUrl: string;
   readonly #fetch: FetchLike;
   readonly #fetchEnforcesLimits: boolean;
@@ -245,7 +356,11 @@ export class ConsultClient {
       const body = subPartnerName === undefined ? { apiKey } : { apiKey, subPartnerName };
       this.#tokens = new TokenManager(async (signal) => {
         const requestedAt = this.#now();
-        const grant = await this.createAccessToken(body, signal ? { signal } : {});
+        const grant = await this.call<AccessToken>(
+          createAccessTokenOperation,
+          { body },
+          signal ? { signal } : {},
+        );
         return { token: grant.accessToken, expiresAt: requestedAt + grant.expiresIn * 1000 };
       }, tokenOptions);
     }
@@ -256,131 +371,23 @@ export class ConsultClient {
     this.#tokens?.clear();
   }
 
-  /** Operation 1: exchange an API key for an access token (sent without Authorization). */
-  createAccessToken(body: CreateAccessTokenRequest, options?: RequestOptions): Promise<AccessToken> {
-    return this.#request('createAccessToken', { body }, options);
-  }
-
-  /** Operation 2: create a user account. */
-  createUser(body: CreateUserRequest, options?: RequestOptions): Promise<User> {
-    return this.#request('createUser', { body }, options);
-  }
-
-  /** Operation 3: get a user account. */
-  getUser(userId: string, options?: RequestOptions): Promise<User> {
-    return this.#request('getUser', { params: { userId } }, options);
-  }
-
-  /** Operation 4: update a user account. */
-  updateUser(userId: string, body: UpdateUserRequest, options?: RequestOptions): Promise<User> {
-    return this.#request('updateUser', { params: { userId }, body }, options);
-  }
-
-  /** Operation 5: search user accounts by `uniqueId` in the query. */
-  searchUsersByQuery(uniqueId: string, options?: RequestOptions): Promise<User[]> {
-    return this.#request('searchUsersByQuery', { query: { uniqueId } }, options);
-  }
-
-  /** Operation 6: search user accounts by body. */
-  searchUsersByBody(body: SearchUsersRequest, options?: RequestOptions): Promise<User[]> {
-    return this.#request('searchUsersByBody', { body }, options);
-  }
-
-  /** Operation 7: create a subscription for a user. */
-  createSubscription(
-    userId: string,
-    body: CreateSubscriptionRequest = {},
-    options?: RequestOptions,
-  ): Promise<Subscription> {
-    return this.#request('createSubscription', { params: { userId }, body }, options);
-  }
-
-  /** Operation 8: get all subscriptions of a user. */
-  getUserSubscriptions(userId: string, options?: RequestOptions): Promise<Subscription[]> {
-    return this.#request('getUserSubscriptions', { params: { userId } }, options);
-  }
-
-  /** Operation 9: get a subscription. */
-  getSubscription(userId: string, subscriptionId: string, options?: RequestOptions): Promise<Subscription> {
-    return this.#request('getSubscription', { params: { userId, subscriptionId } }, options);
-  }
-
-  /** Operation 10: get the renewal history of a subscription. */
-  getSubscriptionHistory(
-    userId: string,
-    subscriptionId: string,
-    options?: RequestOptions,
-  ): Promise<Subscription[]> {
-    return this.#request('getSubscriptionHistory', { params: { userId, subscriptionId } }, options);
-  }
-
-  /** Operation 11: create a consultation. */
-  createConsultation(body: CreateConsultationRequest, options?: RequestOptions): Promise<Consultation> {
-    return this.#request('createConsultation', { body }, options);
-  }
-
-  /** Operation 12: get a consultation. */
-  getConsultation(consultationId: string, options?: RequestOptions): Promise<Consultation> {
-    return this.#request('getConsultation', { params: { consultationId } }, options);
-  }
-
-  /** Operation 13: add a follow-up question to a consultation. */
-  addConsultationFollowUp(
-    consultationId: string,
-    body: AddFollowUpRequest,
-    options?: RequestOptions,
-  ): Promise<Consultation> {
-    return this.#request('addConsultationFollowUp', { params: { consultationId }, body }, options);
-  }
-
-  /** Operation 14: get all consultations of a user. */
-  getCaseHistory(userId: string, options?: RequestOptions): Promise<Consultation[]> {
-    return this.#request('getCaseHistory', { params: { userId } }, options);
-  }
-
-  /** Operation 15: register a webhook. */
-  createWebhook(body: CreateWebhookRequest, options?: RequestOptions): Promise<Webhook> {
-    return this.#request('createWebhook', { body }, options);
-  }
-
-  /** Operation 16: delete a webhook. */
-  deleteWebhook(webhookId: string, options?: RequestOptions): Promise<void> {
-    return this.#request('deleteWebhook', { params: { webhookId } }, options);
-  }
-
-  /** Operation 17: format a webhook event from an arbitrary object. */
-  formatWebhookEvent(payload: Record<string, unknown>, options?: RequestOptions): Promise<WebhookEvent> {
-    return this.#request('formatWebhookEvent', { body: payload }, options);
-  }
-
-  /** Operation 18: start a health navigator conversation for a user. */
-  startNavigatorConversation(
-    userId: string,
-    body: Record<string, unknown> = {},
-    options?: RequestOptions,
-  ): Promise<NavigatorConversation> {
-    return this.#request('startNavigatorConversation', { params: { userId }, body }, options);
-  }
-
-  /** Operation 19: send a message in a health navigator conversation. */
-  sendNavigatorMessage(body: SendNavigatorMessageRequest, options?: RequestOptions): Promise<NavigatorReply> {
-    return this.#request('sendNavigatorMessage', { body }, options);
-  }
-
-  /** Operation 20: create a prescription request. */
-  createPrescriptionRequest(
-    body: CreatePrescriptionRequest,
-    options?: RequestOptions,
-  ): Promise<PrescriptionRequest> {
-    return this.#request('createPrescriptionRequest', { body }, options);
+  /**
+   * Gets an access token now (exchanging the API key, or asking the token provider), or reuses the
+   * one held: a server checks its key at start with it, and its first call then needs no exchange.
+   */
+  async authorize(options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.#tokens?.get(options.signal);
   }
 
   /**
    * Every call goes through here: token, attempts with a timeout each, one token renewal on 401, retries with
    * backoff where safe (S15), and errors mapped to ApiError.
    */
-  async #request<T>(name: OperationName, input: RequestInput, options: RequestOptions = {}): Promise<T> {
-    const operation = BY_NAME[name];
+  protected async call<T>(
+    operation: Operation,
+    input: RequestInput,
+    options: RequestOptions = {},
+  ): Promise<T> {
     const { signal } = options;
     signal?.throwIfAborted();
     const url = this.#url(operation.path, input);
@@ -538,6 +545,128 @@ export class ConsultClient {
   #url(template: string, { params = {}, query }: RequestInput): string {
     const path = template.replace(/\{(\w+)\}/g, (_, key: string) => pathSegment(key, params[key]));
     return `${this.#baseUrl}${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
+  }
+}
+
+/** The typed client for all 20 operations of the service, for a server (with an API key) or a browser. */
+export class ConsultClient extends OperationClient {
+  /** Operation 1: exchange an API key for an access token (sent without Authorization). */
+  createAccessToken(body: CreateAccessTokenRequest, options?: RequestOptions): Promise<AccessToken> {
+    return this.call(createAccessTokenOperation, { body }, options);
+  }
+
+  /** Operation 2: create a user account. */
+  createUser(body: CreateUserRequest, options?: RequestOptions): Promise<User> {
+    return this.call(createUserOperation, { body }, options);
+  }
+
+  /** Operation 3: get a user account. */
+  getUser(userId: string, options?: RequestOptions): Promise<User> {
+    return this.call(getUserOperation, { params: { userId } }, options);
+  }
+
+  /** Operation 4: update a user account. */
+  updateUser(userId: string, body: UpdateUserRequest, options?: RequestOptions): Promise<User> {
+    return this.call(updateUserOperation, { params: { userId }, body }, options);
+  }
+
+  /** Operation 5: search user accounts by `uniqueId` in the query. */
+  searchUsersByQuery(uniqueId: string, options?: RequestOptions): Promise<User[]> {
+    return this.call(searchUsersByQueryOperation, { query: { uniqueId } }, options);
+  }
+
+  /** Operation 6: search user accounts by body. */
+  searchUsersByBody(body: SearchUsersRequest, options?: RequestOptions): Promise<User[]> {
+    return this.call(searchUsersByBodyOperation, { body }, options);
+  }
+
+  /** Operation 7: create a subscription for a user. */
+  createSubscription(
+    userId: string,
+    body: CreateSubscriptionRequest = {},
+    options?: RequestOptions,
+  ): Promise<Subscription> {
+    return this.call(createSubscriptionOperation, { params: { userId }, body }, options);
+  }
+
+  /** Operation 8: get all subscriptions of a user. */
+  getUserSubscriptions(userId: string, options?: RequestOptions): Promise<Subscription[]> {
+    return this.call(getUserSubscriptionsOperation, { params: { userId } }, options);
+  }
+
+  /** Operation 9: get a subscription. */
+  getSubscription(userId: string, subscriptionId: string, options?: RequestOptions): Promise<Subscription> {
+    return this.call(getSubscriptionOperation, { params: { userId, subscriptionId } }, options);
+  }
+
+  /** Operation 10: get the renewal history of a subscription. */
+  getSubscriptionHistory(
+    userId: string,
+    subscriptionId: string,
+    options?: RequestOptions,
+  ): Promise<Subscription[]> {
+    return this.call(getSubscriptionHistoryOperation, { params: { userId, subscriptionId } }, options);
+  }
+
+  /** Operation 11: create a consultation. */
+  createConsultation(body: CreateConsultationRequest, options?: RequestOptions): Promise<Consultation> {
+    return this.call(createConsultationOperation, { body }, options);
+  }
+
+  /** Operation 12: get a consultation. */
+  getConsultation(consultationId: string, options?: RequestOptions): Promise<Consultation> {
+    return this.call(getConsultationOperation, { params: { consultationId } }, options);
+  }
+
+  /** Operation 13: add a follow-up question to a consultation. */
+  addConsultationFollowUp(
+    consultationId: string,
+    body: AddFollowUpRequest,
+    options?: RequestOptions,
+  ): Promise<Consultation> {
+    return this.call(addConsultationFollowUpOperation, { params: { consultationId }, body }, options);
+  }
+
+  /** Operation 14: get all consultations of a user. */
+  getCaseHistory(userId: string, options?: RequestOptions): Promise<Consultation[]> {
+    return this.call(getCaseHistoryOperation, { params: { userId } }, options);
+  }
+
+  /** Operation 15: register a webhook. */
+  createWebhook(body: CreateWebhookRequest, options?: RequestOptions): Promise<Webhook> {
+    return this.call(createWebhookOperation, { body }, options);
+  }
+
+  /** Operation 16: delete a webhook. */
+  deleteWebhook(webhookId: string, options?: RequestOptions): Promise<void> {
+    return this.call(deleteWebhookOperation, { params: { webhookId } }, options);
+  }
+
+  /** Operation 17: format a webhook event from an arbitrary object. */
+  formatWebhookEvent(payload: Record<string, unknown>, options?: RequestOptions): Promise<WebhookEvent> {
+    return this.call(formatWebhookEventOperation, { body: payload }, options);
+  }
+
+  /** Operation 18: start a health navigator conversation for a user. */
+  startNavigatorConversation(
+    userId: string,
+    body: Record<string, unknown> = {},
+    options?: RequestOptions,
+  ): Promise<NavigatorConversation> {
+    return this.call(startNavigatorConversationOperation, { params: { userId }, body }, options);
+  }
+
+  /** Operation 19: send a message in a health navigator conversation. */
+  sendNavigatorMessage(body: SendNavigatorMessageRequest, options?: RequestOptions): Promise<NavigatorReply> {
+    return this.call(sendNavigatorMessageOperation, { body }, options);
+  }
+
+  /** Operation 20: create a prescription request. */
+  createPrescriptionRequest(
+    body: CreatePrescriptionRequest,
+    options?: RequestOptions,
+  ): Promise<PrescriptionRequest> {
+    return this.call(createPrescriptionRequestOperation, { body }, options);
   }
 }
 

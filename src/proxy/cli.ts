@@ -156,6 +156,11 @@ async function main(): Promise<void> {
     ...(config.redisUrl ? { store: redisStore({ url: config.redisUrl }) } : {}),
     ...(config.trustedProxies.length ? { clientAddress: forwardedClientAddress(config.trustedProxies) } : {}),
   });
+  // A refused API key stops the proxy with the setting to fix, rather than a 502 on every sign-in.
+  server.proxy.apiKeyChecked.catch((error: Error) => {
+    console.error(`consult-proxy cannot start: ${error.message}`);
+    void server.close().finally(() => process.exit(1));
+  });
   await server.proxy.ready.catch(() => undefined);
   console.log(`consult-proxy on ${server.url}${config.basePath} (demo sign-in) → ${config.upstreamUrl}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,5 +1,6 @@
 import { ApiError } from '../client/errors.js';
 import { ProblemError } from '../server/problems.js';
+import type { ProxyLogEntry } from './options.js';
 
 /**
  * Upstream failures as the browser sees them: our own words and codes, never the upstream's
@@ -31,7 +32,30 @@ export function refusal(code: keyof typeof PASS_THROUGH): ProblemError {
   return new ProblemError(status, code, title, detail);
 }
 
-export function fromUpstream(error: unknown): ProblemError {
+/**
+ * The browser's answer for an upstream failure (see `translate`). When it is a failure of the
+ * service (a 5xx answer to the browser), the log gets one line with what the service said: its
+ * status and code, never a body.
+ */
+export function fromUpstream(error: unknown, log?: (entry: ProxyLogEntry) => void): ProblemError {
+  const answer = translate(error);
+  if (log && answer.status >= 500 && !(error instanceof ProblemError)) {
+    const upstream = error instanceof ApiError ? error : undefined;
+    const hint =
+      upstream?.status === 401 || upstream?.status === 403
+        ? ': the service refused the proxy’s credentials; check CONSULT_API_KEY (the apiKey option)'
+        : '';
+    log({
+      level: 'error',
+      message: `the service failed (${upstream ? `${upstream.status || upstream.kind} ${upstream.code}` : (error as Error)?.name}), answered ${answer.status} ${answer.code}${hint}`,
+      ...(upstream?.status ? { status: upstream.status } : {}),
+      code: upstream?.code ?? 'error',
+    });
+  }
+  return answer;
+}
+
+function translate(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
   if (!(error instanceof ApiError)) {
     return new ProblemError(

@@ -73,11 +73,20 @@ export const checkOrigin = (core: ProxyCore) =>
         ? origin === new URL(core.options.publicUrl).origin
         : URL.canParse(origin) && new URL(origin).host === (header(c, 'host') ?? new URL(c.req.url).host);
       if (!sameOrigin && !(core.options.allowedOrigins ?? []).includes(origin)) {
+        // Named, with the setting that allows it: a dev server on another port is the usual cause.
+        const fix = `add it to CONSULT_ALLOWED_ORIGINS (the allowedOrigins option) if its pages may call the proxy`;
+        core.log({
+          level: 'warn',
+          message: `refused a request from the origin ${origin}: ${fix}`,
+          method: c.req.method,
+          path: c.req.path,
+          code: 'origin_not_allowed',
+        });
         throw new ProblemError(
           403,
           'origin_not_allowed',
           'Forbidden',
-          'Requests from this origin are not allowed.',
+          `Requests from the origin ${origin} are not allowed: ${fix}.`,
         );
       }
     }

@@ -35,6 +35,8 @@ export interface ProxyLimits {
    * before the browser's own 15 s timeout, so a slow upstream is not asked again and again.
    */
   upstreamTimeoutMs: number;
+  /** How often the service is tried again at start while it cannot be reached, to check the API key. Default 5 s. */
+  apiKeyCheckRetryMs: number;
   /** Open event streams per member, counted across every instance sharing the store. Default 5. */
   streamsPerMember: number;
   /** Open event streams per client address, in each instance. Default 50. */
@@ -107,6 +109,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   failedSignInsPerAddressPerMinute: 120,
   webhooksPerAddressPerMinute: 1200,
   upstreamTimeoutMs: 6_000,
+  apiKeyCheckRetryMs: 5_000,
   streamsPerMember: 5,
   streamsPerAddress: 50,
 };

@@ -30,6 +30,13 @@ export interface ProxyControls {
    * `publicUrl`, as soon as the store answers). Widget tokens minted outside the proxy are accepted once issued after it.
    */
   readonly ready: Promise<void>;
+  /**
+   * Settles once the service has accepted the API key, tried at start. Rejects with
+   * {@link ApiKeyRefusedError} when the service refuses it: a server should then stop, rather than
+   * answer every member's sign-in with 502. While the service cannot be reached it is tried again
+   * (every `limits.apiKeyCheckRetryMs`), with one warning.
+   */
+  readonly apiKeyChecked: Promise<void>;
   /** Stops this instance's own work. The webhook registration stays, for the next start (see `unregisterWebhook`). */
   close(): Promise<void>;
   /**
@@ -113,6 +120,64 @@ async function registerWebhook(core: ProxyCore, key: string, url: string): Promi
   const winner = parseRegistration(await core.store.get(key));
   if (!winner) throw new Error('the webhook registration could not be agreed');
   return winner;
+}
+
+/** The service refused the proxy's API key at start: its message names the setting to fix. */
+export class ApiKeyRefusedError extends Error {
+  override readonly name = 'ApiKeyRefusedError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(
+      `the service refused the API key (${status} ${code}): check CONSULT_API_KEY (the apiKey option) ` +
+        'and, if you use one, CONSULT_SUB_PARTNER',
+    );
+  }
+}
+
+/**
+ * Exchanges the API key for a token once at start, so that a wrong key is said at once and names
+ * its setting. A service that cannot be reached is tried again until it answers or the proxy closes.
+ */
+async function checkApiKey(core: ProxyCore, closed: AbortSignal): Promise<void> {
+  const { upstreamUrl } = core.options;
+  for (let attempt = 0; !closed.aborted; attempt++) {
+    try {
+      // The token it gets is the one the first member's call then uses.
+      await core.upstream.authorize();
+      if (attempt > 0) core.log({ level: 'info', message: 'the service answered and accepted the API key' });
+      return;
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        error.kind === 'http' &&
+        (error.status === 401 || error.status === 403)
+      ) {
+        const refused = new ApiKeyRefusedError(error.status, error.code);
+        core.log({ level: 'error', message: refused.message, status: error.status, code: error.code });
+        throw refused;
+      }
+      if (attempt === 0) {
+        const code = error instanceof ApiError ? error.code : (error as Error).name;
+        const seconds = core.limits.apiKeyCheckRetryMs / 1000;
+        core.log({
+          level: 'warn',
+          message: `the service at ${upstreamUrl} could not check the API key; trying again every ${seconds} s`,
+          ...(error instanceof ApiError && error.status ? { status: error.status } : {}),
+          code,
+        });
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, core.limits.apiKeyCheckRetryMs);
+        timer.unref?.();
+        closed.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
 }
 
 /** Logged once at start by a proxy without `publicUrl`: its members' answers do not come live. */
@@ -282,6 +347,10 @@ export function installProxy(
         },
       )
     : Promise.resolve();
+  const closed = new AbortController();
+  const apiKeyChecked = checkApiKey(core, closed.signal);
+  // Logged where it fails; one who awaits it (the Node entry, a partner's server) stops on it.
+  apiKeyChecked.catch(() => undefined);
   const ready = Promise.all([generationKnown, registered]).then(() => undefined);
   // Each failure is logged below; one who awaits `ready` hears it too, but no one need.
   ready.catch(() => undefined);
@@ -296,6 +365,7 @@ export function installProxy(
 
   return {
     ready,
+    apiKeyChecked,
     endMemberSessions: async (uniqueId: string) => {
       const userId =
         (await core.store.get(`user:${uniqueId}`)) ??
@@ -305,7 +375,7 @@ export function installProxy(
       return true;
     },
     // A normal shutdown (a restart, a deploy) keeps the registration for the next start.
-    close: async () => undefined,
+    close: async () => closed.abort(),
     unregisterWebhook: async () => {
       if (!registrationKey) return false;
       const stored = parseRegistration(await core.store.get(registrationKey));

@@ -20,6 +20,7 @@ import type {
   PrescriptionView,
   SubscriptionView,
 } from '../client/browser-types.js';
+import { BLOCKED_BY_POLICY } from './developer-hints.js';
 import { ApiError } from '../client/errors.js';
 import { abortable } from '../client/retry.js';
 import type { CreatePrescriptionRequest } from '../client/types.js';
@@ -42,6 +43,7 @@ export type Connection = 'online' | 'reconnecting';
 /** The service could not be reached (after the client's own retries), as opposed to answering no. */
 const unreachable = (error: unknown): boolean =>
   error instanceof ApiError &&
+  error.code !== BLOCKED_BY_POLICY &&
   (error.kind !== 'http' || error.status === 502 || error.status === 503 || error.status === 504);
 
 /**

@@ -8,18 +8,18 @@
  * client), one retry on 401, then `expired` and no loop. The token lives only in memory.
  */
 import { createContext } from '@lit/context';
-import { ConsultClient } from '../client/client.js';
+import { SessionClient } from './session-client.js';
 import { ApiError } from '../client/errors.js';
 import { expiryTime } from '../client/auth.js';
 import { backoffDelay, parseRetryAfter, sleep } from '../client/retry.js';
 import {
-  asBrowserClient,
   type BrowserClient,
   type ConsultationEvent,
   type MemberView,
   type SessionGrant,
 } from '../client/browser-types.js';
 import { clearDrafts, clearDraftsExcept } from './drafts.js';
+import { BLOCKED_BY_POLICY, blockedByContentPolicy, tellDeveloper } from './developer-hints.js';
 import { Announcer } from './announcer.js';
 import { EventStream } from './event-stream.js';
 import { MemberState, type Eligibility, type MemberStateOptions } from './member-state.js';
@@ -143,13 +143,16 @@ export class SessionManager extends EventTarget {
 
   /** The typed client, calling the proxy with this session's token. */
   get client(): BrowserClient {
-    return asBrowserClient(this.#client);
+    return this.#client;
   }
 
-  readonly #client: ConsultClient;
+  readonly #client: SessionClient;
 
-  #createClient(): ConsultClient {
-    return new ConsultClient({
+  /** Set when the page's Content Security Policy refused the sign-in: not asked again, until `configure()`. */
+  #blockedByPolicy?: ApiError;
+
+  #createClient(): SessionClient {
+    return new SessionClient({
       baseUrl: this.#options.endpoint,
       // Read at each call, so a host may set `fetch` after the session was made.
       fetch: (input, init) => this.#fetch(input, init),
@@ -221,6 +224,7 @@ export class SessionManager extends EventTarget {
   /** Replaces the options (a host setting `signIn`, `fetch` or another endpoint) and starts over. */
   configure(options: Partial<SessionOptions>): void {
     this.#options = { ...this.#options, ...options };
+    this.#blockedByPolicy = undefined;
     this.#forgetToken();
     this.#setStatus('idle');
   }
@@ -294,6 +298,11 @@ export class SessionManager extends EventTarget {
    */
   #signIn(): Promise<Grant> {
     if (this.#signingIn) return this.#signingIn;
+    // The page's policy refused the proxy: every element's next try would be refused the same way.
+    if (this.#blockedByPolicy) {
+      this.#setStatus('error');
+      return Promise.reject(this.#blockedByPolicy);
+    }
     if (this.status === 'expired')
       return Promise.reject(
         new ApiError({
@@ -326,6 +335,7 @@ export class SessionManager extends EventTarget {
         if (this.#listeners > 0) this.#stream.start();
         return withExpiry;
       } catch (error) {
+        if (error instanceof ApiError && error.code === BLOCKED_BY_POLICY) this.#blockedByPolicy = error;
         // A host's own tokenProvider may throw its own error with `status: 401`: that ends the session too.
         const unauthorized = (error as { status?: unknown } | null)?.status === 401;
         this.#grant = undefined;
@@ -366,6 +376,17 @@ export class SessionManager extends EventTarget {
           response = await once();
         } catch (error) {
           const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+          // A request the page's policy refused fails the same way every time: said once, not retried.
+          if (await blockedByContentPolicy(url)) {
+            throw new ApiError({
+              kind: 'network',
+              status: 0,
+              code: BLOCKED_BY_POLICY,
+              title: 'Blocked by the page’s Content Security Policy',
+              operation: 'session',
+              cause: error,
+            });
+          }
           if (timedOut || retry >= SIGN_IN_RETRIES) throw error;
         }
         if (response && (retry >= SIGN_IN_RETRIES || !SIGN_IN_RETRY_STATUSES.has(response.status)))
@@ -378,7 +399,10 @@ export class SessionManager extends EventTarget {
       response = await attempt();
       // One retry on 401 (a portal session renewed a moment ago), then the session has ended.
       if (response.status === 401) response = await attempt();
+      if (response.status === 404)
+        tellDeveloper('sessionNotFound', new URL(url, globalThis.location?.href).href);
     } catch (cause) {
+      if (cause instanceof ApiError) throw cause;
       const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError';
       throw new ApiError({
         kind: timedOut ? 'timeout' : 'network',

@@ -337,3 +337,55 @@ describe('the elements’ shared base', () => {
     });
   });
 });
+
+describe('messages for the partner’s developer, on the console', () => {
+  let messages: string[];
+  let original: typeof console.error;
+  beforeEach(() => {
+    messages = [];
+    original = console.error;
+    console.error = (...args: unknown[]) => {
+      messages.push(args.map(String).join(' '));
+    };
+  });
+  afterEach(() => {
+    console.error = original;
+  });
+  const ours = () => messages.filter((m) => m.startsWith('consult-elements:'));
+
+  it('names a misspelt attribute once, with the one it is close to', async () => {
+    await fixture(html`<consult-form endpont="/consult" data-test="kept" aria-label="Ask"></consult-form>`);
+    await fixture(html`<consult-form endpont="/consult"></consult-form>`);
+    // The words load when there is something to say: a moment later.
+    await waitUntil(() => ours().some((m) => m.includes('endpont')), 'said');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const said = ours().filter((m) => m.includes('endpont'));
+    expect(said).to.have.length(1);
+    expect(said[0]).to.contain('<consult-form> has no attribute "endpont": did you mean "endpoint"?');
+    expect(ours().join()).to.not.contain('data-test').and.not.contain('aria-label');
+  });
+
+  it('says when an element has no session and no endpoint, and how to give it one', async () => {
+    // A name of its own: each cause is said once per page, and other tests here use <case-history> alone.
+    CaseHistory.define('lonely-history');
+    await fixture(html`<lonely-history></lonely-history>`);
+    await waitUntil(() => ours().some((m) => m.includes('<lonely-history> has no session')), 'said');
+    expect(ours().find((m) => m.includes('has no session'))).to.contain(
+      'inside <consult-session endpoint="/consult">',
+    );
+  });
+
+  it('names the session URL that answered 404, once, with the setting to fix', async () => {
+    const session = await fixture<ConsultSession>(
+      html`<consult-session endpoint="/no-proxy-here"><case-history></case-history></consult-session>`,
+    );
+    await waitUntil(() => ours().some((m) => m.includes('answered 404')), 'said', { timeout: 5000 });
+    await session.manager.retry().catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const said = ours().filter((m) => m.includes('answered 404'));
+    expect(said).to.have.length(1);
+    expect(said[0])
+      .to.contain('/no-proxy-here/session answered 404')
+      .and.contain('Set endpoint on <consult-session>');
+  });
+});

@@ -19,7 +19,7 @@ const KiB = 1024;
  * `englishPage` is held just above where it stands (Lit, the shared core with the member state,
  * five elements, marked and DOMPurify), so that no change adds weight unnoticed; the aim is 50 KiB.
  */
-const BUDGET = { entry: 20 * KiB, englishPage: 76.2 * KiB, language: 4 * KiB, classic: 74.4 * KiB };
+const BUDGET = { entry: 20 * KiB, englishPage: 76.7 * KiB, language: 4 * KiB, classic: 75.3 * KiB };
 
 type Chunk = Rollup.OutputChunk;
 
@@ -106,7 +106,13 @@ describe('the browser files stay within their weight budgets', () => {
       const element = /src\/elements\/([a-z-]+)\/\1\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
       return element !== undefined && !MESSAGING.includes(element);
     };
-    const english = reachable('consult-elements.js', (chunk) => isTranslation(chunk) || otherElement(chunk));
+    // The console's words for a partner's mistakes load only when there is one to tell.
+    const developerMessages = (chunk: Chunk) =>
+      /src\/developer-messages\.ts$/.test(chunk.facadeModuleId ?? '');
+    const english = reachable(
+      'consult-elements.js',
+      (chunk) => isTranslation(chunk) || otherElement(chunk) || developerMessages(chunk),
+    );
     const names = [...english].map((name) => chunks.get(name)!.facadeModuleId ?? name);
     assert.ok(
       names.some((name) => name.includes('marked')) && names.some((name) => name.includes('dompurify')),

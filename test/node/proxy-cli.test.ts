@@ -282,6 +282,24 @@ describe('consult-proxy as a process', () => {
     assert.ok(!child.output().includes('real-api-key'), 'the API key is not printed');
   });
 
+  it('with an API key the service refuses: exits 1 at start and names CONSULT_API_KEY', async () => {
+    const child = startCli({
+      CONSULT_UPSTREAM_URL: sandbox.url,
+      CONSULT_API_KEY: 'not-the-sandbox-key',
+      CONSULT_SESSION_SECRET: SECRET,
+      CONSULT_DEMO_SIGN_IN: '1',
+      PORT: '0',
+    });
+    children.push(child);
+    const code = await within(child.exited, CHILD_TIMEOUT_MS, 'the CLI to exit');
+    assert.equal(code, 1, child.output());
+    assert.match(
+      child.output(),
+      /cannot start: the service refused the API key \(401 [\w_]+\): check CONSULT_API_KEY/,
+    );
+    assert.ok(!child.output().includes('not-the-sandbox-key'), 'the API key is not printed');
+  });
+
   it('against a test sandbox with demo sign-in: starts, answers /consult/healthz and a sign-in', async () => {
     const child = startCli({
       CONSULT_UPSTREAM_URL: sandbox.url,

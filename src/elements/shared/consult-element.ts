@@ -15,6 +15,7 @@ import {
 } from './localize.js';
 import type { MemberState } from '../../session/member-state.js';
 import { SessionManager, sessionContext, type SessionUser } from '../../session/session.js';
+import { checkAttributes, tellDeveloper } from '../../session/developer-hints.js';
 import { hostStyles } from './styles.js';
 
 export { VERSION };
@@ -180,6 +181,8 @@ export class ConsultElement extends LitElement implements LocalizedHost {
     connected.add(this);
     watchLanguages();
     this.#useSystemFontIfPageHasNone();
+    // A misspelt attribute does nothing, silently: the console says so, once.
+    if (!this.hasUpdated) checkAttributes(this, (this.constructor as typeof LitElement).observedAttributes);
   }
 
   /**
@@ -314,6 +317,16 @@ export class SessionElement extends ConsultElement {
     if (changed.has('session') || changed.has('contextSession') || changed.has('endpoint')) {
       this.#watch(this.activeSession);
     }
+  }
+
+  protected override firstUpdated(changed: PropertyValues): void {
+    super.firstUpdated(changed);
+    // Not inside a <consult-session> (defined or not yet), no endpoint, no session set: nothing to talk to.
+    setTimeout(() => {
+      if (this.isConnected && !this.activeSession && !this.closest('consult-session')) {
+        tellDeveloper('noSession', this.localName);
+      }
+    });
   }
 
   /**

@@ -87,15 +87,14 @@ function view<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return result.data;
 }
 
-async function upstreamCall<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw fromUpstream(error);
-  }
-}
-
 export function memberRoutes(core: ProxyCore) {
+  const upstreamCall = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw fromUpstream(error, core.log);
+    }
+  };
   const { upstream, store } = core;
   // Reads are not cancelled when the browser goes away: each ends within the upstream timeout
   // anyway, and watching every request's signal would cost about a tenth of a read's CPU.

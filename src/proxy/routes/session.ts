@@ -71,9 +71,10 @@ export function sessionRoutes(core: ProxyCore) {
           signedIn = await options.authenticate(c.req.raw);
         } catch (error) {
           if (error instanceof ProblemError) throw error;
+          // Its own message: the partner's hook, the partner's words (a missing secret, a database down).
           core.log({
             level: 'error',
-            message: 'authenticate hook failed',
+            message: `authenticate hook failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 300)}`,
             code: (error as Error)?.name ?? 'Error',
           });
           throw new ProblemError(
@@ -110,7 +111,7 @@ export function sessionRoutes(core: ProxyCore) {
         try {
           user = await findOrCreateUser(signedIn, c.req.raw.signal);
         } catch (error) {
-          throw fromUpstream(error);
+          throw fromUpstream(error, core.log);
         }
         // The store's generation exists before the token is issued: a token is refused only if
         // it is older than the store's data.

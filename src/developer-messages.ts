@@ -1,0 +1,70 @@
+/**
+ * Messages for the partner's developer, on the browser's console: one per cause, said once, each
+ * with the fix. A chunk of its own, loaded only when there is something to say, so members'
+ * pages do not carry the words (src/session/developer-hints.ts decides when).
+ */
+import { TRUSTED_TYPES_MISSING } from './trusted-types-message.js';
+
+const said = new Set<string>();
+
+function tell(key: string, message: string): void {
+  if (said.has(key)) return;
+  said.add(key);
+  console.error(`consult-elements: ${message}`);
+}
+
+/** Edit distance, for "did you mean": short names, so the plain table is enough. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+export const messages = {
+  /** An attribute the element does not have, with the closest one it does. */
+  attribute(tag: string, name: string, known: readonly string[]): void {
+    const near = known.find((candidate) => distance(candidate, name) <= 2);
+    tell(
+      `${tag}[${name}]`,
+      `<${tag}> has no attribute "${name}"${near ? `: did you mean "${near}"?` : '.'} Its attributes: ${known.join(', ')}.`,
+    );
+  },
+  /** Outside `<consult-session>`, with no endpoint and no session set. */
+  noSession(tag: string): void {
+    tell(
+      `no-session ${tag}`,
+      `<${tag}> has no session: put it inside <consult-session endpoint="/consult">, or give it an endpoint ` +
+        'attribute (the path where your server mounts the proxy).',
+    );
+  },
+  /** `{endpoint}/session` answered 404. */
+  sessionNotFound(url: string): void {
+    tell(
+      `session-404 ${url}`,
+      `${url} answered 404: is the proxy mounted there? Set endpoint on <consult-session> to the path where ` +
+        'your server mounts it (endpoint="/consult" for app.route(\'/consult\', proxy)).',
+    );
+  },
+  /** The page's policy refused a connection to the proxy. */
+  connectSrc(url: string, origin: string, self: boolean): void {
+    tell(
+      `connect-src ${origin}`,
+      `the page’s Content Security Policy blocked ${url}: add ${self ? "'self'" : origin} to its connect-src ` +
+        'directive. It is not tried again until the page loads with that policy.',
+    );
+  },
+  /** The page's policy requires Trusted Types without naming the elements' policies. */
+  trustedTypes(): void {
+    tell('trusted-types', TRUSTED_TYPES_MISSING);
+  },
+};

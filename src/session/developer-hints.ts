@@ -1,0 +1,56 @@
+/**
+ * When to tell the partner's developer something on the console. The words are in a chunk of
+ * their own (src/developer-messages.ts), loaded only when there is something to say.
+ */
+import type { messages } from '../developer-messages.js';
+
+type Messages = typeof messages;
+
+/** Says `kind` on the console, with the fix. */
+export function tellDeveloper<K extends keyof Messages>(kind: K, ...args: Parameters<Messages[K]>): void {
+  void import('../developer-messages.js').then(({ messages }) =>
+    (messages[kind] as (...a: Parameters<Messages[K]>) => void)(...args),
+  );
+}
+
+/** The code of a request the page's Content Security Policy refused: waiting does not mend it. */
+export const BLOCKED_BY_POLICY = 'blocked_by_policy';
+
+/** Where the page's Content Security Policy refused a connection, as the browser reported it. */
+const blockedByPolicy = new Set<string>();
+
+if (typeof document !== 'undefined') {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    const directive = event.effectiveDirective;
+    if (directive === 'connect-src') blockedByPolicy.add(event.blockedURI);
+    if (directive === 'trusted-types') tellDeveloper('trustedTypes');
+  });
+}
+
+/**
+ * Whether the page's policy refused a connection to `url` (its origin or the URL itself was
+ * reported). The report comes in a task of its own, after the failed fetch: it is waited for.
+ */
+export async function blockedByContentPolicy(url: string): Promise<boolean> {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const { origin, href } = new URL(url, globalThis.location?.href);
+  for (const blocked of blockedByPolicy) {
+    if (blocked === origin || href.startsWith(blocked)) {
+      tellDeveloper('connectSrc', href, origin, origin === globalThis.location?.origin);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The attributes any element may carry, and the elements' shared `theme`. */
+const EVERYWHERE =
+  /^(?:aria-|data-|on)|^(?:id|class|style|slot|part|exportparts|lang|dir|hidden|inert|title|role|tabindex|is|nonce|autofocus|translate|draggable|spellcheck|enterkeyhint|inputmode|contenteditable|accesskey|popover|theme)$/;
+
+/** Names each attribute of `element` that it does not have. */
+export function checkAttributes(element: Element, known: readonly string[]): void {
+  for (const { name } of element.attributes) {
+    if (!EVERYWHERE.test(name) && !known.includes(name))
+      tellDeveloper('attribute', element.localName, name, known);
+  }
+}
