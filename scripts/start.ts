@@ -7,7 +7,7 @@
  */
 import { startDemoStack } from '../demo/stack.js';
 import { redisStore } from '../src/proxy/redis-store.js';
-import { readSandboxEnv } from './sandbox-env.js';
+import { readSandboxEnv } from '../src/sandbox/env.js';
 
 function fail(message: string): never {
   console.error(`Cannot start: ${message}`);

@@ -3,12 +3,22 @@
  * compressed and cached, and the proxy, with the member taken from your portal's own sign-in
  * cookie. Copy it, then replace the page and `memberFromCookie` with your portal's.
  *
- *   CONSULT_UPSTREAM_URL=… CONSULT_API_KEY=… CONSULT_SESSION_SECRET=… PORTAL_COOKIE_SECRET=… node server.js
+ *   CONSULT_UPSTREAM_URL     the service, or the sandbox (`npx consult-sandbox`)     required
+ *   CONSULT_API_KEY          your API key (the sandbox's is sandbox-api-key)         required
+ *   CONSULT_SESSION_SECRET   32 or more random characters: signs the widget tokens   required
+ *   PORTAL_COOKIE_SECRET     the secret your portal signs its sign-in cookie with    required
+ *   CONSULT_PUBLIC_URL       this server's public URL: the service then pushes each answer by webhook the
+ *                            moment it is given; without it the page asks every few seconds instead
+ *   CONSULT_ALLOWED_ORIGINS  other origins whose pages call this proxy (comma-separated), such as a dev server
+ *   PORTAL_DEV_SIGN_IN=1     development only: /dev/sign-in?member=ID signs you in as that member
+ *   PORT, HOST               where to listen                                         8080, 127.0.0.1
+ *   CONSULT_ASSETS_DIR       the browser files                 node_modules/consult-elements/dist/browser
  */
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
+import { setSignedCookie } from 'hono/cookie';
 import { parseSigned } from 'hono/utils/cookie';
 import { createProxy, type Member } from 'consult-elements/proxy';
 import { pooledFetch, socketAddress } from 'consult-elements/proxy/node';
@@ -49,18 +59,25 @@ async function memberFromCookie(request: Request): Promise<Member | null> {
 
 const app = new Hono();
 
-app.route(
-  '/consult',
-  createProxy({
-    upstreamUrl: env('CONSULT_UPSTREAM_URL'),
-    apiKey: env('CONSULT_API_KEY'),
-    sessionSecret: env('CONSULT_SESSION_SECRET'), // 32+ random characters
-    ...(process.env.CONSULT_PUBLIC_URL ? { publicUrl: process.env.CONSULT_PUBLIC_URL } : {}),
-    clientAddress: socketAddress,
-    fetch: pooledFetch(),
-    authenticate: memberFromCookie,
-  }),
-);
+const proxy = createProxy({
+  upstreamUrl: env('CONSULT_UPSTREAM_URL'),
+  apiKey: env('CONSULT_API_KEY'),
+  sessionSecret: env('CONSULT_SESSION_SECRET'), // 32+ random characters
+  ...(process.env.CONSULT_PUBLIC_URL ? { publicUrl: process.env.CONSULT_PUBLIC_URL } : {}),
+  allowedOrigins: (process.env.CONSULT_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean),
+  clientAddress: socketAddress,
+  fetch: pooledFetch(),
+  authenticate: memberFromCookie,
+});
+// A refused API key stops the server with the setting to fix, rather than failing every sign-in.
+proxy.apiKeyChecked.catch((error: Error) => {
+  console.error(`Cannot start: ${error.message}`);
+  process.exit(1);
+});
+app.route('/consult', proxy);
 
 // The browser files: chunks have a hash in their name and never change; the loader may.
 app.use(
@@ -78,6 +95,28 @@ app.use(
     },
   }),
 );
+
+// Development only: sign in as any member without your portal's login, to try the elements. It lets
+// anyone be anyone, so it is off unless asked for, and never runs in production.
+if (process.env.PORTAL_DEV_SIGN_IN === '1') {
+  if (process.env.NODE_ENV === 'production') {
+    console.error(
+      'PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member: it does not run with NODE_ENV=production.',
+    );
+    process.exit(1);
+  }
+  app.get('/dev/sign-in', async (c) => {
+    const member = c.req.query('member') ?? '';
+    if (!/^[\w.@-]{1,64}$/.test(member)) return c.text('Say who: /dev/sign-in?member=alex', 400);
+    await setSignedCookie(c, 'portal_member', member, env('PORTAL_COOKIE_SECRET'), {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'Lax',
+    });
+    return c.redirect('/', 303);
+  });
+  console.warn('Development sign-in is on: open /dev/sign-in?member=alex');
+}
 
 // Your portal's page.
 app.get('/', (c) => {

@@ -48,9 +48,36 @@ function startExample(env: Record<string, string>): Promise<{ url: string; child
   });
 }
 
+/** Starts the example and waits for it to stop by itself: its exit code and what it printed. */
+function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--conditions=consult-source', '--import', 'tsx', EXAMPLE], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(guard);
+      resolve({ code, output });
+    }),
+  );
+}
+
 describe('the README’s minimal server', () => {
   let sandbox: SandboxServer;
   let assets: string;
+  const environment = (): Record<string, string> => ({
+    CONSULT_ASSETS_DIR: assets,
+    CONSULT_UPSTREAM_URL: sandbox.url,
+    CONSULT_API_KEY: DEFAULT_API_KEY,
+    CONSULT_SESSION_SECRET: 'minimal-server-session-secret-0123456789',
+    PORTAL_COOKIE_SECRET: COOKIE_SECRET,
+    PORT: '0',
+  });
   let example: { url: string; child: ChildProcess };
   let browser: Browser;
 
@@ -62,14 +89,7 @@ describe('the README’s minimal server', () => {
       logLevel: 'silent',
       build: { outDir: assets, sourcemap: false },
     });
-    example = await startExample({
-      CONSULT_ASSETS_DIR: assets,
-      CONSULT_UPSTREAM_URL: sandbox.url,
-      CONSULT_API_KEY: DEFAULT_API_KEY,
-      CONSULT_SESSION_SECRET: 'minimal-server-session-secret-0123456789',
-      PORTAL_COOKIE_SECRET: COOKIE_SECRET,
-      PORT: '0',
-    });
+    example = await startExample(environment());
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
 
@@ -147,6 +167,29 @@ describe('the README’s minimal server', () => {
     }
     for (const chunk of chunks) assert.match(chunk.cache ?? '', /max-age=31536000, immutable/, chunk.url);
     await context.close();
+  });
+
+  it('has no development sign-in unless it is asked for', async () => {
+    const response = await fetch(`${example.url}/dev/sign-in?member=alex`, { redirect: 'manual' });
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get('set-cookie'), null);
+  });
+
+  it('will not start with the development sign-in in production, and says why', async () => {
+    const { code, output } = await runToExit({
+      ...environment(),
+      PORTAL_DEV_SIGN_IN: '1',
+      NODE_ENV: 'production',
+    });
+    assert.equal(code, 1, output);
+    assert.match(output, /PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member/);
+  });
+
+  it('stops at start when the service refuses its API key, naming CONSULT_API_KEY', async () => {
+    const { code, output } = await runToExit({ ...environment(), CONSULT_API_KEY: 'not-the-sandbox-key' });
+    assert.equal(code, 1, output);
+    assert.match(output, /the service refused the API key \(401 \w+\): check CONSULT_API_KEY/);
+    assert.ok(!output.includes('not-the-sandbox-key'), 'the key is not printed');
   });
 
   it('refuses a member whose cookie was not signed by the portal', async () => {

@@ -1,4 +1,4 @@
-import type { SandboxServerOptions } from '../src/sandbox/node.js';
+import type { SandboxServerOptions } from './node.js';
 
 /** Sandbox options from the environment; a bad value stops the start with a message that says which. */
 export function readSandboxEnv(env: NodeJS.ProcessEnv): SandboxServerOptions {

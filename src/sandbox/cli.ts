@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/**
+ * `consult-sandbox` (and `npm run sandbox`): the simulated upstream service on loopback, so the
+ * proxy and the elements run with no account. Simulated professionals answer by themselves.
+ *
+ *   SANDBOX_PORT               where to listen (0 picks a free port)          default 8788
+ *   SANDBOX_API_KEYS           comma-separated API keys it accepts            default sandbox-api-key
+ *   SANDBOX_TOKEN_TTL_SECONDS  how long an access token lives                 default 3600
+ *   SANDBOX_PROFESSIONALS      auto (they claim and answer) or manual         default auto
+ *   SANDBOX_CLAIM_AFTER_MS     auto: a question is claimed after this long    default 3000
+ *   SANDBOX_ANSWER_AFTER_MS    auto: and answered after this long             default 6000
+ */
+import { startSandboxServer } from './node.js';
+import { readSandboxEnv } from './env.js';
+
+let options;
+try {
+  options = readSandboxEnv(process.env);
+} catch (error) {
+  console.error(`Cannot start the sandbox: ${(error as Error).message}`);
+  process.exit(1);
+}
+const server = await startSandboxServer(options).catch((error: NodeJS.ErrnoException) => {
+  const hint =
+    error.code === 'EADDRINUSE' ? ` Port ${options.port} is taken: set SANDBOX_PORT to another.` : '';
+  console.error(`Cannot start the sandbox: ${error.message}.${hint}`);
+  process.exit(1);
+});
+const professionals = JSON.stringify(options.professionals);
+console.log(`Sandbox of the partner health consultation service
+  URL:            ${server.url}
+  API key:        ${server.sandbox.apiKeys.join(', ')}
+  OpenAPI:        ${server.url}/openapi.json
+  Professionals:  ${professionals}
+  Demo members:   alex (active plan), sam (no active plan), noor (Arabic, active plan)
+Press Ctrl+C to stop.`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void server.close().then(() => process.exit(0)));
+}
