@@ -104,6 +104,7 @@ export default meta;
 
 type Story = StoryObj & { loaders: [() => Promise<Loaded>] };
 
+/** The member's consultations are on their way: rows shaped like the list to come, and "Loading your consultations" for screen readers. */
 export const Loading: Story = {
   loaders: [withBackend()],
   render: (_args, context) =>
@@ -139,6 +140,7 @@ export const LoadErrorWithRetry: Story = {
     }),
 };
 
+/** An account the service has deactivated: the form says questions cannot be sent, and why, instead of a box that fails on send. */
 export const InactiveAccount: Story = {
   loaders: [
     withBackend(
@@ -151,6 +153,7 @@ export const InactiveAccount: Story = {
   render: (_args, context) => signedIn(loadedOf(context).backend, html`<consult-form></consult-form>`),
 };
 
+/** A question just sent: the member's message, its step ("Sent") and how long answers usually take. */
 export const Waiting: Story = {
   loaders: [
     withBackend(alexAsks(['My ankle is still swollen a week after I twisted it. Should I have it checked?'])),
@@ -158,6 +161,7 @@ export const Waiting: Story = {
   render: thread,
 };
 
+/** A professional has taken the question: the step says who is reviewing it. */
 export const Claimed: Story = {
   loaders: [
     withBackend(
@@ -169,6 +173,7 @@ export const Claimed: Story = {
   render: thread,
 };
 
+/** Answered: the answer as a message from the professional, with their initials, name and role, and the follow-up box. */
 export const ResolvedWithAProfessional: Story = {
   loaders: [
     withBackend(
@@ -183,6 +188,7 @@ export const ResolvedWithAProfessional: Story = {
   render: thread,
 };
 
+/** All three questions used: the limit said once, and "Start a new consultation" instead of a follow-up box. */
 export const QuestionCapReached: Story = {
   loaders: [
     withBackend(
@@ -203,6 +209,7 @@ export const QuestionCapReached: Story = {
   render: thread,
 };
 
+/** A closed consultation: no counter and no follow-up box, and "Start a new consultation" as the way forward. */
 export const Closed: Story = {
   loaders: [
     withBackend(
@@ -217,6 +224,7 @@ export const Closed: Story = {
   render: thread,
 };
 
+/** A canceled consultation: it says so, with "Start a new consultation". */
 export const Canceled: Story = {
   loaders: [
     withBackend(
@@ -247,6 +255,7 @@ Most recurring headaches are **tension headaches** or **migraines**. Keeping a d
 
 More: [NHS: headaches](https://www.nhs.uk/conditions/headaches/).`;
 
+/** A long answer in markdown (headings, a numbered list, a table, a quote, a link) that stays inside its message on a phone. */
 export const LongMarkdownAnswer: Story = {
   loaders: [
     withBackend(
@@ -268,6 +277,7 @@ const HOSTILE_ANSWER = [
   '<iframe src="https://evil.example"></iframe>',
 ].join('\n\n');
 
+/** An answer full of HTML, scripts and tricky links, shown as harmless text: nothing runs and no request is made. */
 export const HostileAnswerRenderedHarmlessly: Story = {
   loaders: [
     withBackend(
@@ -279,6 +289,7 @@ export const HostileAnswerRenderedHarmlessly: Story = {
   render: thread,
 };
 
+/** The elements themed by a partner with --consult-* properties and ::part(): another brand, the same elements. */
 export const CustomTheme: Story = {
   loaders: [withBackend()],
   render: (_args, context) =>
@@ -304,6 +315,7 @@ export const CustomTheme: Story = {
     </div>`,
 };
 
+/** The member's session has ended: the partner's own sign-in link, slotted into signed-out. */
 export const SignedOutWithYourSignIn: Story = {
   loaders: [withBackend()],
   render: (_args, context) =>
