@@ -109,12 +109,17 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
 }
 
 /** Demo sign-in lets anyone be anyone: only a sandbox upstream (which answers its controls) may have it. */
-export async function isSandbox(upstreamUrl: string): Promise<boolean> {
+export async function isSandbox(upstreamUrl: string): Promise<boolean | 'unreachable'> {
+  let response: Response;
   try {
-    const response = await fetch(new URL('/_sandbox/clock', upstreamUrl), {
+    response = await fetch(new URL('/_sandbox/clock', upstreamUrl), {
       signal: AbortSignal.timeout(3000),
       redirect: 'manual',
     });
+  } catch {
+    return 'unreachable';
+  }
+  try {
     const body = (await response.json()) as { now?: unknown };
     return response.ok && typeof body.now === 'string';
   } catch {
@@ -128,7 +133,15 @@ async function main(): Promise<void> {
     console.error(`consult-proxy cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     process.exit(1);
   }
-  if (config.demoSignIn && !(await isSandbox(config.upstreamUrl))) {
+  const sandbox = config.demoSignIn ? await isSandbox(config.upstreamUrl) : false;
+  if (sandbox === 'unreachable') {
+    console.error(
+      `consult-proxy cannot start: ${config.upstreamUrl} could not be reached, and CONSULT_DEMO_SIGN_IN=1 needs to see that it is a sandbox.\n` +
+        '  Start the sandbox (npx consult-sandbox) or set CONSULT_UPSTREAM_URL to where it runs.',
+    );
+    process.exit(1);
+  }
+  if (config.demoSignIn && !sandbox) {
     console.error(
       `consult-proxy cannot start: CONSULT_DEMO_SIGN_IN=1 lets anyone sign in as any member, and ${config.upstreamUrl} is not a sandbox.\n` +
         '  Unset CONSULT_DEMO_SIGN_IN, and call startProxyServer() from your own code with an authenticate hook that checks your portal session.',

@@ -300,6 +300,21 @@ describe('consult-proxy as a process', () => {
     assert.ok(!child.output().includes('not-the-sandbox-key'), 'the API key is not printed');
   });
 
+  it('with demo sign-in and nothing at CONSULT_UPSTREAM_URL: exits 1, saying it could not be reached and what to do', async () => {
+    const child = startCli({
+      CONSULT_UPSTREAM_URL: `http://127.0.0.1:${await freePort()}`,
+      CONSULT_API_KEY: 'sandbox-api-key',
+      CONSULT_SESSION_SECRET: SECRET,
+      CONSULT_DEMO_SIGN_IN: '1',
+      PORT: '0',
+    });
+    children.push(child);
+    const code = await within(child.exited, CHILD_TIMEOUT_MS, 'the CLI to exit');
+    assert.equal(code, 1, child.output());
+    assert.match(child.output(), /could not be reached/);
+    assert.match(child.output(), /npx consult-sandbox/);
+  });
+
   it('against a test sandbox with demo sign-in: starts, answers /consult/healthz and a sign-in', async () => {
     const child = startCli({
       CONSULT_UPSTREAM_URL: sandbox.url,
