@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { chunkGraphPlugin } from './scripts/chunk-graph.js';
 import { minifyTemplates } from './scripts/minify-templates.js';
 
 // The browser files a partner serves: the script-tag entry (a small loader), one chunk per element,
@@ -7,7 +8,7 @@ import { minifyTemplates } from './scripts/minify-templates.js';
 // library or a node: import reaches them, and test/node/bundle-budget.test.ts holds their weight.
 export default defineConfig({
   publicDir: false,
-  plugins: [minifyTemplates()],
+  plugins: [minifyTemplates(), chunkGraphPlugin()],
   build: {
     outDir: 'dist/browser',
     emptyOutDir: true,
@@ -19,6 +20,8 @@ export default defineConfig({
       fileName: () => 'consult-elements.js',
     },
     rolldownOptions: {
+      // The loader may gain exports for the chunks that use the modules it carries (the strings).
+      preserveEntrySignatures: 'allow-extension',
       output: {
         // Library mode leaves ES output unminified for downstream bundlers (vitejs/vite#5451); these
         // files go straight to browsers, so the bundler minifies them.
@@ -26,16 +29,19 @@ export default defineConfig({
         // Chunks load relative to the entry, so the folder can be served from any path.
         chunkFileNames: 'chunks/[name]-[hash].js',
         // One core chunk for what every element shares (Lit, the base class, the session, the
-        // client), rather than many small ones that each cost a request and compress worse.
+        // client), rather than many small ones that each cost a request and compress worse. The
+        // loader carries the English strings itself and imports nothing, so it starts every chunk
+        // of an element at once (scripts/chunk-graph.ts): two round trips after the page.
         codeSplitting: {
           groups: [
             {
-              name: 'strings',
-              test: /src\/(version\.ts|trusted-types-message\.ts|elements\/shared\/localize\.ts|elements\/translations\/en\.ts)/,
-            },
-            {
               name: 'core',
-              test: /node_modules\/(lit|lit-html|lit-element|@lit|eventsource-parser)\/|src\/(client|session|elements\/shared)\//,
+              // Only what it names: the strings and their localize stay with the loader, which reads them first.
+              test: (id: string) =>
+                /node_modules\/(lit|lit-html|lit-element|@lit|eventsource-parser)\/|@oxc-project\+runtime@|src\/(client|session|elements\/shared)\//.test(
+                  id,
+                ) && !id.endsWith('/elements/shared/localize.ts'),
+              includeDependenciesRecursively: false,
             },
           ],
         },

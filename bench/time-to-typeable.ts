@@ -1,10 +1,13 @@
 /**
  * Time to typeable, against a peer: how long after navigation a member can type into
- * `<consult-form>`, into deep-chat's input (a widely used chat web component, loaded the way its
- * README shows, as one module), and into a plain `<textarea>`, on the portal of
- * scripts/script-tag-portal.ts. Chromium with 4x CPU throttling loads each page 12 times,
- * interleaved, each in a fresh context (nothing cached); medians, reported as ratios. Also the
- * bytes each page loads, gzip -9 of every response.
+ * `<consult-form>` (loaded by the module loader, and by the classic script), into deep-chat's input
+ * (a widely used chat web component, loaded the way its README shows, as one module), and into a
+ * plain `<textarea>`, on the portal of scripts/script-tag-portal.ts. Chromium with 4x CPU
+ * throttling loads each page 12 times, interleaved, each in a fresh context (nothing cached), with
+ * no network throttling and with a 3G-like profile (150 ms round trips, 1.6 Mbit/s down); medians,
+ * reported as ratios. Also the bytes each page loads (gzip -9 of every response) and its
+ * sequential round trips: the longest chain of the page's requests where each was asked for
+ * only after the one before it had arrived.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,11 +23,10 @@ const CPU_SLOWDOWN = 4;
 const page = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,">${head}</head><body>${body}</body></html>`;
 
+const FORM = '<consult-session endpoint="/consult"><consult-form></consult-form></consult-session>';
 const PAGES = {
-  'consult-form': page(
-    '<consult-session endpoint="/consult"><consult-form></consult-form></consult-session>',
-    '<script type="module" src="/assets/consult-elements.js"></script>',
-  ),
+  'consult-form': page(FORM, '<script type="module" src="/assets/consult-elements.js"></script>'),
+  'consult-form, classic': page(FORM, '<script src="/assets/consult-elements.classic.js" defer></script>'),
   'deep-chat': page('<deep-chat></deep-chat>', '<script type="module" src="/deep-chat.js"></script>'),
   textarea: page('<form><label>Your question <textarea></textarea></label><button>Send</button></form>'),
 };
@@ -40,6 +42,44 @@ const typeableAt = () => {
   const open = box instanceof HTMLTextAreaElement ? !box.disabled && !box.readOnly : Boolean(box);
   return box && open && box.getBoundingClientRect().height > 0 ? performance.now() : 0;
 };
+
+/** A 3G-like network, as Lighthouse's mobile profile: 150 ms round trips, 1.6 Mbit/s down, 750 kbit/s up. */
+const PROFILES = {
+  'no network throttling': undefined,
+  '3G-like': { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 93_750 },
+} as const;
+type Profile = keyof typeof PROFILES;
+
+/**
+ * The page's sequential round trips until now: each request's wave is one more than the latest
+ * wave among the requests that had arrived before it was asked for.
+ */
+function countRoundTrips(tab: Page): () => number {
+  const requests: { asked: number; arrived: number }[] = [];
+  const open = new Map<object, { asked: number; arrived: number }>();
+  tab.on('request', (request) => {
+    if (!/document|script/.test(request.resourceType())) return;
+    const entry = { asked: performance.now(), arrived: Infinity };
+    open.set(request, entry);
+    requests.push(entry);
+  });
+  tab.on('requestfinished', (request) => {
+    const entry = open.get(request);
+    if (entry) entry.arrived = performance.now();
+  });
+  return () => {
+    const sorted = [...requests].sort((a, b) => a.asked - b.asked);
+    const waves: number[] = [];
+    sorted.forEach((request, i) => {
+      let wave = 1;
+      for (let j = 0; j < i; j++) {
+        if ((sorted[j]?.arrived ?? Infinity) <= request.asked) wave = Math.max(wave, (waves[j] ?? 0) + 1);
+      }
+      waves.push(wave);
+    });
+    return Math.max(0, ...waves);
+  };
+}
 
 /** The gzip -9 size of every response the page receives, until it is typeable. */
 function countBytes(tab: Page): () => Promise<number> {
@@ -60,12 +100,22 @@ export async function timeToTypeable(): Promise<void> {
     createRequire(import.meta.url).resolve('deep-chat/dist/deepChat.bundle.js'),
     'utf8',
   );
-  const portal = await startScriptTagPortal({
-    '/consult-form': PAGES['consult-form'],
-    '/deep-chat': PAGES['deep-chat'],
-    '/deep-chat.js': deepChat,
-    '/textarea': PAGES.textarea,
-  });
+  const portal = await startScriptTagPortal(
+    {
+      '/consult-form': PAGES['consult-form'],
+      '/consult-form-classic': PAGES['consult-form, classic'],
+      '/deep-chat': PAGES['deep-chat'],
+      '/deep-chat.js': deepChat,
+      '/textarea': PAGES.textarea,
+    },
+    { classic: true },
+  );
+  const paths: Record<Kind, string> = {
+    'consult-form': '/consult-form',
+    'consult-form, classic': '/consult-form-classic',
+    'deep-chat': '/deep-chat',
+    textarea: '/textarea',
+  };
   const browser = await chromium.launch({
     executablePath: findChromium(),
     headless: true,
@@ -73,37 +123,42 @@ export async function timeToTypeable(): Promise<void> {
   });
   try {
     const kinds = Object.keys(PAGES) as Kind[];
-    const times = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
-    const bytes = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
-    for (let run = 0; run < RUNS; run++) {
+    for (const profile of Object.keys(PROFILES) as Profile[]) {
+      const times = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
+      const bytes = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
+      const trips = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
+      for (let run = 0; run < RUNS; run++) {
+        for (const kind of kinds) {
+          // A fresh context each time: nothing cached, as on a member's first visit.
+          const context = await browser.newContext();
+          const tab = await context.newPage();
+          const cdp = await context.newCDPSession(tab);
+          await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+          const network = PROFILES[profile];
+          if (network) {
+            await cdp.send('Network.enable');
+            await cdp.send('Network.emulateNetworkConditions', network);
+          }
+          const loaded = countBytes(tab);
+          const roundTrips = countRoundTrips(tab);
+          await tab.goto(`${portal.url}${paths[kind]}`);
+          const handle = await tab.waitForFunction(typeableAt, null, { polling: 'raf', timeout: 60_000 });
+          times[kind].push((await handle.jsonValue()) as number);
+          trips[kind].push(roundTrips());
+          bytes[kind].push(await loaded());
+          await context.close();
+        }
+      }
+      console.log(
+        `Time to typeable, ${profile} (Chromium, ${CPU_SLOWDOWN}x CPU throttling, ${RUNS} interleaved loads each, medians)`,
+      );
+      const deep = median(times['deep-chat']);
       for (const kind of kinds) {
-        // A fresh context each time: nothing cached, as on a member's first visit.
-        const context = await browser.newContext();
-        const tab = await context.newPage();
-        const cdp = await context.newCDPSession(tab);
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-        const loaded = countBytes(tab);
-        await tab.goto(`${portal.url}/${kind}`);
-        const handle = await tab.waitForFunction(typeableAt, null, { polling: 'raf', timeout: 30_000 });
-        times[kind].push((await handle.jsonValue()) as number);
-        bytes[kind].push(await loaded());
-        await context.close();
+        console.log(
+          `  ${kind.padEnd(22)} ${median(times[kind]).toFixed(0).padStart(6)} ms  ${(median(times[kind]) / deep).toFixed(2).padStart(5)}× deep-chat  ${String(median(trips[kind])).padStart(2)} round trips  ${(median(bytes[kind]) / 1024).toFixed(1).padStart(6)} KiB gzip`,
+        );
       }
     }
-    console.log(
-      `Time to typeable (Chromium, ${CPU_SLOWDOWN}x CPU throttling, ${RUNS} interleaved loads each, medians)`,
-    );
-    for (const kind of kinds) {
-      console.log(
-        `  ${kind.padEnd(14)} ${median(times[kind]).toFixed(0).padStart(6)} ms   ${(median(bytes[kind]) / 1024).toFixed(1).padStart(6)} KiB gzip loaded`,
-      );
-    }
-    const ours = median(times['consult-form']);
-    console.log(`  consult-form / deep-chat: ${(ours / median(times['deep-chat'])).toFixed(2)}× the time`);
-    console.log(`  consult-form / plain textarea: ${(ours / median(times.textarea)).toFixed(2)}× the time`);
-    console.log(
-      `  consult-form / deep-chat: ${(median(bytes['consult-form']) / median(bytes['deep-chat'])).toFixed(2)}× the bytes`,
-    );
   } finally {
     await browser.close();
     await portal.close();

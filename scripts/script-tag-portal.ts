@@ -28,6 +28,8 @@ export interface ScriptTagPortalOptions {
   pageHeaders?: Record<string, string>;
   /** Builds the classic scripts too (`consult-elements.classic.js` and its languages). */
   classic?: boolean;
+  /** Each browser file is answered this much later, like a far-away server: round trips show. */
+  assetDelayMs?: number;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface ScriptTagPortalOptions {
  */
 export async function startScriptTagPortal(
   pages: Record<string, string | (() => string)>,
-  { member = 'alex', pageHeaders = {}, classic = false }: ScriptTagPortalOptions = {},
+  { member = 'alex', pageHeaders = {}, classic = false, assetDelayMs = 0 }: ScriptTagPortalOptions = {},
 ): Promise<ScriptTagPortal> {
   const outDir = mkdtempSync(join(tmpdir(), 'consult-portal-'));
   await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
@@ -49,6 +51,7 @@ export async function startScriptTagPortal(
       const file = c.req.path.slice('/assets/'.length);
       if (!/^[\w.-]+(\/[\w.-]+)*\.js$/.test(file) || file.includes('..')) return c.notFound();
       const body = await readFile(join(outDir, file)).catch(() => undefined);
+      if (assetDelayMs) await new Promise((resolve) => setTimeout(resolve, assetDelayMs));
       return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
     });
     for (const [path, page] of Object.entries(pages)) {

@@ -85,9 +85,25 @@ const SHOWN_INSIDE: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * The code every element shares (Lit, the base class, the session, the client), asked for at the
- * same time as the first element's own: otherwise it is found only once that element's code has
- * arrived and been read, a whole round trip later. Any module of that chunk fetches all of it.
+ * Each element's chunks: its own, every chunk it imports (the shared core, the English strings) and
+ * those of the elements it opens. The build writes them in (scripts/chunk-graph.ts), so that all are
+ * asked for in the same moment as the element's own: one wave, instead of each import found only
+ * once the chunk naming it has arrived and been read. From the sources it stays unset.
+ */
+const CHUNK_GRAPH = '__CONSULT_CHUNK_GRAPH__';
+let graph: Record<string, string[]> | undefined;
+function chunksOf(tag: string): readonly string[] {
+  try {
+    graph ??= JSON.parse(CHUNK_GRAPH) as Record<string, string[]>;
+  } catch {
+    graph = {};
+  }
+  return graph[tag] ?? [];
+}
+
+/**
+ * Without a chunk graph (the sources, a bundler of the partner's), the code every element shares
+ * is still asked for beside the first element's own. Any module of that chunk fetches all of it.
  */
 let shared: Promise<unknown> | undefined;
 const loadShared = () => (shared ??= import('./elements/shared/styles.js').catch(() => (shared = undefined)));
@@ -99,9 +115,14 @@ export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
   if (!promise) {
     const load = ELEMENTS[name];
     if (!load) return Promise.reject(new Error(`consult-elements: no element is called <${name}>`));
-    // The shared code and the elements this one shows are fetched beside its own, not after it.
-    void loadShared();
-    for (const inner of SHOWN_INSIDE[name] ?? []) void ELEMENTS[inner]?.().catch(() => undefined);
+    // Everything it needs is fetched beside its own code, not after it.
+    const chunks = chunksOf(name);
+    for (const file of chunks)
+      void import(/* @vite-ignore */ new URL(file, import.meta.url).href).catch(() => undefined);
+    if (!chunks.length) {
+      void loadShared();
+      for (const inner of SHOWN_INSIDE[name] ?? []) void ELEMENTS[inner]?.().catch(() => undefined);
+    }
     promise = Promise.all([load(), ...pageLanguages.values()]).then(([element]) => element.define(name));
     // A chunk that failed to load (offline, a deploy in between) is tried again when the tag appears next.
     promise.catch((error: unknown) => {

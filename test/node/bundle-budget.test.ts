@@ -90,7 +90,7 @@ describe('the browser files stay within their weight budgets', () => {
   it('each element is a chunk of its own, loaded when its tag first appears', () => {
     const entry = chunks.get('consult-elements.js')!;
     const elementChunks = entry.dynamicImports.filter((name) =>
-      /src\/elements\/[a-z-]+\/[a-z-]+\.ts$/.test(chunks.get(name)?.facadeModuleId ?? ''),
+      /src\/elements\/([a-z-]+)\/\1\.ts$/.test(chunks.get(name)?.facadeModuleId ?? ''),
     );
     assert.equal(
       elementChunks.length,

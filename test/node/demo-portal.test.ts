@@ -78,7 +78,8 @@ describe('the demo portal serves what partners serve', () => {
     const code = await loader.text(); // fetch decodes it
     const chunk = /chunks\/[\w.-]+\.js/.exec(code)?.[0];
     assert.ok(chunk, 'the loader names its chunks');
-    assert.ok(code.length < 8000, 'the loader is the built, minified one');
+    // Minified, with the English strings it carries: the sources are several times larger.
+    assert.ok(code.length < 20_000, 'the loader is the built, minified one');
 
     const etag = loader.headers.get('etag') ?? '';
     assert.ok(etag);

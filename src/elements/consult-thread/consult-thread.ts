@@ -13,7 +13,7 @@ import { endingOf, followup, type Ending } from './followup.js';
 import { handedOver } from './handed-over.js';
 import { FollowupDraft } from './followup-draft.js';
 import { LocalizeController } from '../shared/localize.js';
-import { preloadMarkdown } from '../shared/markdown.js';
+import { prefetchMarkdownWhenIdle } from '../shared/markdown.js';
 import type { MemberState } from '../../session/member-state.js';
 import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
@@ -111,8 +111,8 @@ export class ConsultThread extends SessionElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // Warm the renderer now; the first paint shows the text plainly until it is ready.
-    void preloadMarkdown().catch(() => undefined);
+    // Warm the renderer at idle; an answer to show first loads it at once.
+    prefetchMarkdownWhenIdle();
   }
 
   override disconnectedCallback(): void {

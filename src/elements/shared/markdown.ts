@@ -139,6 +139,15 @@ export function preloadMarkdown(): Promise<Render> {
   return loading;
 }
 
+/**
+ * Starts loading the renderer once the page is idle: after the first wave of the elements' code,
+ * never in its way. An answer to show before then loads it at once.
+ */
+export function prefetchMarkdownWhenIdle(): void {
+  const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1000));
+  idle(() => void preloadMarkdown().catch(() => undefined));
+}
+
 /** Markdown as a sanitized fragment. */
 export async function renderMarkdown(markdown: string, language?: string): Promise<DocumentFragment> {
   return (await preloadMarkdown())(markdown, language);
