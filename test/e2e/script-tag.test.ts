@@ -75,13 +75,7 @@ describe('the script-tag entry in Chromium', () => {
         : path.replace(/^.*\/chunks\/(.+)-[\w-]{8}\.js$/, '$1'),
     );
     // The English strings are in the loader itself; German comes as a chunk of its own.
-    for (const expected of [
-      'consult-elements.js',
-      'core',
-      'consult-session',
-      'consult-form',
-      'de',
-    ]) {
+    for (const expected of ['consult-elements.js', 'core', 'consult-session', 'consult-form', 'de']) {
       assert.ok(names.includes(expected), `${expected} was loaded: ${names.join(', ')}`);
     }
     for (const unused of ['case-history', 'navigator-chat', 'fr', 'ar', 'es', 'nl']) {
