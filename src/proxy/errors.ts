@@ -47,9 +47,9 @@ export function fromUpstream(error: unknown, log?: (entry: ProxyLogEntry) => voi
         : '';
     log({
       level: 'error',
-      message: `the service failed (${upstream ? `${upstream.status || upstream.kind} ${upstream.code}` : (error as Error)?.name}), answered ${answer.status} ${answer.code}${hint}`,
+      message: `the service failed (${upstream ? `${upstream.status || upstream.kind} ${upstream.code.slice(0, 64)}` : (error as Error)?.name}), answered ${answer.status} ${answer.code}${hint}`,
       ...(upstream?.status ? { status: upstream.status } : {}),
-      code: upstream?.code ?? 'error',
+      code: upstream?.code.slice(0, 64) ?? 'error',
     });
   }
   return answer;

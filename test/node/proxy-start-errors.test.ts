@@ -119,6 +119,22 @@ describe('the proxy says what to fix', () => {
     );
   });
 
+  it('a hook’s message goes to the log without what it quotes or anything like a token', async () => {
+    const proxy = await start({
+      authenticate: () => {
+        // What JSON.parse says about a cookie it could not read: it quotes the cookie.
+        throw new SyntaxError(
+          'Unexpected token \'s\', "session-3f9a8c1d2e7b4a6f9c0d1e2f3a4b5c6d" is not valid JSON',
+        );
+      },
+    });
+    await proxy.call('POST', '/session', { body: {} });
+    const line = proxy.logs.find((entry) => entry.message.startsWith('authenticate hook failed'));
+    assert.ok(line, JSON.stringify(proxy.logs));
+    assert.equal(line.message, 'authenticate hook failed: Unexpected token …, … is not valid JSON');
+    assert.equal(line.code, 'SyntaxError');
+  });
+
   it('a refused origin is named, with the setting that allows it, in the answer and the log', async () => {
     const proxy = await start({});
     const response = await proxy.call('POST', '/session', {

@@ -19,6 +19,17 @@ import { currentGeneration } from '../generation.js';
 
 const USER_CACHE_TTL_MS = 60 * 60 * 1000;
 
+/**
+ * A hook's error message, fit for the log: what it quotes (a parser quotes its input, which may be
+ * a cookie) and anything long enough to be a token are left out.
+ */
+export function withoutQuotedInput(message: string): string {
+  return message
+    .replace(/(["'`]).*?\1/g, '…')
+    .replace(/[\w+/=.-]{24,}/g, '…')
+    .slice(0, 300);
+}
+
 export function sessionRoutes(core: ProxyCore) {
   const { upstream, store, options } = core;
   const ttlSeconds = options.widgetTokenTtlSeconds ?? DEFAULT_WIDGET_TOKEN_TTL_SECONDS;
@@ -74,7 +85,7 @@ export function sessionRoutes(core: ProxyCore) {
           // Its own message: the partner's hook, the partner's words (a missing secret, a database down).
           core.log({
             level: 'error',
-            message: `authenticate hook failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 300)}`,
+            message: `authenticate hook failed: ${withoutQuotedInput(error instanceof Error ? error.message : String(error))}`,
             code: (error as Error)?.name ?? 'Error',
           });
           throw new ProblemError(
