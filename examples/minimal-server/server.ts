@@ -97,21 +97,26 @@ app.use(
 );
 
 // Development only: sign in as any member without your portal's login, to try the elements. It lets
-// anyone be anyone, so it is off unless asked for, and never runs in production.
+// anyone be anyone, so it is off unless asked for, and runs only on this machine's loopback
+// address, never in production; only an address typed or followed on this site signs in.
+const HOST = process.env.HOST ?? '127.0.0.1';
 if (process.env.PORTAL_DEV_SIGN_IN === '1') {
-  if (process.env.NODE_ENV === 'production') {
+  if (process.env.NODE_ENV === 'production' || !['127.0.0.1', '::1', 'localhost'].includes(HOST)) {
     console.error(
-      'PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member: it does not run with NODE_ENV=production.',
+      'PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member: it runs only on a loopback HOST, never with NODE_ENV=production.',
     );
     process.exit(1);
   }
   app.get('/dev/sign-in', async (c) => {
+    const site = c.req.header('sec-fetch-site');
+    if (site && site !== 'none' && site !== 'same-origin') return c.text('Open this address yourself', 403);
     const member = c.req.query('member') ?? '';
     if (!/^[\w.@-]{1,64}$/.test(member)) return c.text('Say who: /dev/sign-in?member=alex', 400);
     await setSignedCookie(c, 'portal_member', member, env('PORTAL_COOKIE_SECRET'), {
       path: '/',
       httpOnly: true,
       sameSite: 'Lax',
+      secure: new URL(c.req.url).protocol === 'https:',
     });
     return c.redirect('/', 303);
   });
@@ -142,7 +147,6 @@ app.get('/', (c) => {
 </html>`);
 });
 
-serve(
-  { fetch: app.fetch, port: Number(process.env.PORT ?? 8080), hostname: process.env.HOST ?? '127.0.0.1' },
-  (info) => console.log(`Listening on http://${process.env.HOST ?? '127.0.0.1'}:${info.port}`),
+serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8080), hostname: HOST }, (info) =>
+  console.log(`Listening on http://${HOST}:${info.port}`),
 );

@@ -41,18 +41,24 @@ export function fromUpstream(error: unknown, log?: (entry: ProxyLogEntry) => voi
   const answer = translate(error);
   if (log && answer.status >= 500 && !(error instanceof ProblemError)) {
     const upstream = error instanceof ApiError ? error : undefined;
+    const code = upstream ? safeCode(upstream) : 'error';
     const hint =
       upstream?.status === 401 || upstream?.status === 403
         ? ': the service refused the proxy’s credentials; check CONSULT_API_KEY (the apiKey option)'
         : '';
     log({
       level: 'error',
-      message: `the service failed (${upstream ? `${upstream.status || upstream.kind} ${upstream.code.slice(0, 64)}` : (error as Error)?.name}), answered ${answer.status} ${answer.code}${hint}`,
+      message: `the service failed (${upstream ? `${upstream.status || upstream.kind} ${code}` : (error as Error)?.name}), answered ${answer.status} ${answer.code}${hint}`,
       ...(upstream?.status ? { status: upstream.status } : {}),
-      code: upstream?.code.slice(0, 64) ?? 'error',
+      code,
     });
   }
   return answer;
+}
+
+/** The service's error code as a log may show it: a plain word, else its status. */
+export function safeCode(error: ApiError): string {
+  return /^[\w.-]{1,64}$/.test(error.code) ? error.code : `http_${error.status}`;
 }
 
 function translate(error: unknown): ProblemError {

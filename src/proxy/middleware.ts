@@ -75,9 +75,14 @@ export const checkOrigin = (core: ProxyCore) =>
       if (!sameOrigin && !(core.options.allowedOrigins ?? []).includes(origin)) {
         // Named, with the setting that allows it: a dev server on another port is the usual cause.
         const fix = `add it to CONSULT_ALLOWED_ORIGINS (the allowedOrigins option) if its pages may call the proxy`;
+        // Repeated only when it is an origin: the header is the sender's to fill.
+        const named =
+          origin.length <= 200 && URL.canParse(origin) && new URL(origin).origin === origin
+            ? `the origin ${origin}`
+            : 'an origin that is not a URL';
         core.log({
           level: 'warn',
-          message: `refused a request from the origin ${origin}: ${fix}`,
+          message: `refused a request from ${named}: ${fix}`,
           method: c.req.method,
           path: c.req.path,
           code: 'origin_not_allowed',
@@ -86,7 +91,7 @@ export const checkOrigin = (core: ProxyCore) =>
           403,
           'origin_not_allowed',
           'Forbidden',
-          `Requests from the origin ${origin} are not allowed: ${fix}.`,
+          `Requests from ${named} are not allowed: ${fix}.`,
         );
       }
     }

@@ -19,6 +19,7 @@ import { eventRoutes } from './routes/events.js';
 import { memberRoutes } from './routes/member.js';
 import { sessionRoutes } from './routes/session.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { safeCode } from './errors.js';
 import { endMemberSessions } from './sessions.js';
 import { currentGeneration } from './generation.js';
 import { MemoryStore, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './store.js';
@@ -154,16 +155,16 @@ async function checkApiKey(core: ProxyCore, closed: AbortSignal): Promise<void> 
         error.kind === 'http' &&
         (error.status === 401 || error.status === 403)
       ) {
-        const refused = new ApiKeyRefusedError(error.status, error.code);
-        core.log({ level: 'error', message: refused.message, status: error.status, code: error.code });
+        const refused = new ApiKeyRefusedError(error.status, safeCode(error));
+        core.log({ level: 'error', message: refused.message, status: error.status, code: refused.code });
         throw refused;
       }
       if (attempt === 0) {
-        const code = error instanceof ApiError ? error.code : (error as Error).name;
+        const code = error instanceof ApiError ? safeCode(error) : (error as Error).name;
         const seconds = core.limits.apiKeyCheckRetryMs / 1000;
         core.log({
           level: 'warn',
-          message: `the service at ${upstreamUrl} could not check the API key; trying again every ${seconds} s`,
+          message: `the service at ${new URL(upstreamUrl).origin} could not check the API key; trying again every ${seconds} s`,
           ...(error instanceof ApiError && error.status ? { status: error.status } : {}),
           code,
         });

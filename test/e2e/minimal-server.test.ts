@@ -185,6 +185,42 @@ describe('the README’s minimal server', () => {
     assert.match(output, /PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member/);
   });
 
+  it('will not start the development sign-in on an address others can reach', async () => {
+    const { code, output } = await runToExit({
+      ...environment(),
+      PORTAL_DEV_SIGN_IN: '1',
+      HOST: '0.0.0.0',
+      NODE_ENV: 'development',
+    });
+    assert.equal(code, 1, output);
+    assert.match(output, /runs only on a loopback HOST/);
+  });
+
+  it('signs in at the development address only when it is opened on this site, not from another', async () => {
+    // Vite's build in this process set NODE_ENV=production, which the example inherits otherwise.
+    const dev = await startExample({ ...environment(), PORTAL_DEV_SIGN_IN: '1', NODE_ENV: 'development' });
+    try {
+      const fromElsewhere = await fetch(`${dev.url}/dev/sign-in?member=alex`, {
+        redirect: 'manual',
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
+      assert.equal(fromElsewhere.status, 403);
+      assert.equal(fromElsewhere.headers.get('set-cookie'), null);
+      const typed = await fetch(`${dev.url}/dev/sign-in?member=alex`, {
+        redirect: 'manual',
+        headers: { 'sec-fetch-site': 'none' },
+      });
+      assert.equal(typed.status, 303);
+      assert.match(typed.headers.get('set-cookie') ?? '', /^portal_member=.*HttpOnly/i);
+      const nobody = await fetch(`${dev.url}/dev/sign-in?member=${encodeURIComponent('<x>')}`, {
+        redirect: 'manual',
+      });
+      assert.equal(nobody.status, 400);
+    } finally {
+      dev.child.kill();
+    }
+  });
+
   it('stops at start when the service refuses its API key, naming CONSULT_API_KEY', async () => {
     const { code, output } = await runToExit({ ...environment(), CONSULT_API_KEY: 'not-the-sandbox-key' });
     assert.equal(code, 1, output);

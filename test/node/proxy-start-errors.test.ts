@@ -131,9 +131,28 @@ describe('the proxy says what to fix', () => {
     await proxy.call('POST', '/session', { body: {} });
     const line = proxy.logs.find((entry) => entry.message.startsWith('authenticate hook failed'));
     assert.ok(line, JSON.stringify(proxy.logs));
-    assert.equal(line.message, 'authenticate hook failed: Unexpected token …, … is not valid JSON');
+    assert.equal(line.message, 'authenticate hook failed: Unexpected token …');
     assert.equal(line.code, 'SyntaxError');
   });
+
+  for (const [thrown, logged] of [
+    ['PORTAL_COOKIE_SECRET is not set', 'PORTAL_COOKIE_SECRET is not set'],
+    [`Unexpected token 'x', "x{"m":"ale"... is not valid JSON`, 'Unexpected token …'],
+    [`Couldn't read cookie 'alex: rash on my groin'`, 'Couldn …'],
+    ['Key (email)=(alice@example.com) already exists', 'Key …'],
+    ['session 3f9a8c1d2e7b4a6f9c0d1e2f3a4b5c6d7e8f expired', 'session … expired'],
+  ]) {
+    it(`logs "${logged}" for a hook that threw "${thrown}"`, async () => {
+      const proxy = await start({
+        authenticate: () => {
+          throw new Error(thrown);
+        },
+      });
+      await proxy.call('POST', '/session', { body: {} });
+      const line = proxy.logs.find((entry) => entry.message.startsWith('authenticate hook failed'));
+      assert.equal(line?.message, `authenticate hook failed: ${logged}`);
+    });
+  }
 
   it('a refused origin is named, with the setting that allows it, in the answer and the log', async () => {
     const proxy = await start({});
@@ -147,5 +166,14 @@ describe('the proxy says what to fix', () => {
     const line = proxy.logs.find((entry) => entry.code === 'origin_not_allowed');
     assert.ok(line, JSON.stringify(proxy.logs));
     assert.match(line.message, /http:\/\/localhost:5173: add it to CONSULT_ALLOWED_ORIGINS/);
+
+    // An Origin header that is not an origin is not repeated.
+    const odd = await proxy.call('POST', '/session', {
+      body: { demoUser: 'alex' },
+      headers: { origin: `https://x.example/${'a'.repeat(300)}`, 'content-type': 'application/json' },
+    });
+    assert.equal(odd.status, 403);
+    assert.match(odd.body.detail, /^Requests from an origin that is not a URL are not allowed/);
+    assert.ok(!JSON.stringify(proxy.logs).includes('aaaaaaaaaa'));
   });
 });

@@ -20,14 +20,17 @@ import { currentGeneration } from '../generation.js';
 const USER_CACHE_TTL_MS = 60 * 60 * 1000;
 
 /**
- * A hook's error message, fit for the log: what it quotes (a parser quotes its input, which may be
- * a cookie) and anything long enough to be a token are left out.
+ * A hook's error message, fit for the log: its words up to the first quote, `=`, `(`, `:` or `@`
+ * (where a parser or a database starts quoting what it was given, which may be a cookie or an
+ * address), without anything long enough to be a token.
  */
 export function withoutQuotedInput(message: string): string {
-  return message
-    .replace(/(["'`]).*?\1/g, '…')
+  const words = /^[^"'`=(:@]*/.exec(message)?.[0] ?? '';
+  const kept = words
     .replace(/[\w+/=.-]{24,}/g, '…')
-    .slice(0, 300);
+    .trim()
+    .slice(0, 120);
+  return words.trim().length < message.trim().length ? `${kept} …` : kept;
 }
 
 export function sessionRoutes(core: ProxyCore) {
