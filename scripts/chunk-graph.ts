@@ -10,16 +10,10 @@
  * (markdown, other languages, the console's words) are not in it.
  */
 import type { Plugin } from 'vite';
-import { ELEMENTS } from '../src/elements/registry.js';
+import { ELEMENTS, SHOWN_INSIDE } from '../src/elements/registry.js';
 
 /** The placeholder as the minifier writes it, in whichever quotes. */
 const PLACEHOLDER = /(["'`])__CONSULT_CHUNK_GRAPH__\1/;
-
-/** Elements an element shows inside itself, whose code it needs before it can render them. */
-const SHOWN_INSIDE: Readonly<Record<string, readonly string[]>> = {
-  'consult-form': ['consult-thread'],
-  'case-history': ['consult-thread'],
-};
 
 interface ChunkInfo {
   fileName: string;

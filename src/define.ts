@@ -16,7 +16,7 @@ import type { ConsultThread } from './elements/consult-thread/consult-thread.js'
 import type { ConsultElement } from './elements/shared/consult-element.js';
 import type { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
 import type { PrescriptionRequest } from './elements/prescription-request/prescription-request.js';
-import type { ElementTag } from './elements/registry.js';
+import { SHOWN_INSIDE, type ElementTag } from './elements/registry.js';
 import { loadLanguage, resolveLanguage } from './elements/shared/localize.js';
 import { TRUSTED_TYPES_MISSING } from './trusted-types-message.js';
 
@@ -77,12 +77,6 @@ function wantLanguageOf(element: Element): void {
     );
   }
 }
-
-/** Elements whose code another element's needs before it can render (its `static dependencies`). */
-const SHOWN_INSIDE: Readonly<Record<string, readonly string[]>> = {
-  'consult-form': ['consult-thread'],
-  'case-history': ['consult-thread'],
-};
 
 /**
  * Each element's chunks: its own, every chunk it imports (the shared core, the English strings) and

@@ -31,6 +31,16 @@ export const ELEMENTS = [
 export type ElementTag = (typeof ELEMENTS)[number]['tag'];
 export type ElementClassName = (typeof ELEMENTS)[number]['className'];
 
+/**
+ * Elements another element shows inside itself (its `static dependencies`), whose code it needs
+ * before it can render them: the loader fetches them beside it, and the build counts them in its
+ * chunk graph (scripts/chunk-graph.ts).
+ */
+export const SHOWN_INSIDE: Readonly<Record<string, readonly ElementTag[]>> = {
+  'consult-form': ['consult-thread'],
+  'case-history': ['consult-thread'],
+};
+
 /** The tags, in the order of ELEMENTS. */
 export const ELEMENT_TAGS: readonly ElementTag[] = /* @__PURE__ */ ELEMENTS.map(({ tag }) => tag);
 
