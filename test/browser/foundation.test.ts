@@ -11,7 +11,7 @@ import { ConsultSession } from '../../src/elements/consult-session/consult-sessi
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
 import { ConsultElement } from '../../src/elements/shared/consult-element.js';
-import { registerTranslation } from '../../src/elements/shared/localize.js';
+import { formatters, registerTranslation } from '../../src/elements/shared/localize.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText } from './support/backend.js';
 
@@ -145,6 +145,31 @@ describe('the elements’ shared base', () => {
       await listed(element);
       expect(shadowText(element)).to.contain('Respondida (pt)');
       expect($(element, '[part=base]')!.getAttribute('lang')).to.equal('pt');
+    });
+
+    it('write numbers as the browser’s Intl does, in every language and numbering', () => {
+      const numbers = [0, 1, 7, 42, 999, 1000, 12345, -3, 2.5];
+      for (const code of [
+        'en',
+        'en-GB',
+        'de',
+        'es',
+        'fr',
+        'nl',
+        'ar',
+        'fa',
+        'bn',
+        'en-u-nu-arab',
+        'de-u-nu-deva',
+      ]) {
+        const intl = new Intl.NumberFormat(code);
+        for (const value of numbers) {
+          expect(formatters(code).number(value), `${value} in ${code}`).to.equal(intl.format(value));
+        }
+      }
+      // The tags with their own digits really do use them: the plain-digit path is not taken there.
+      expect(formatters('en-u-nu-arab').number(7)).to.equal('٧');
+      expect(formatters('fa').number(42)).to.equal('۴۲');
     });
   });
 

@@ -3,6 +3,8 @@
  * files are served each 300 ms late, like a far-away server, and a page with `<consult-form>`
  * inside `<consult-session>` loads in Chromium. Every chunk the page needs is asked for before
  * any chunk has arrived: after the page, the loader and one parallel wave, two round trips.
+ * Sign-in starts with that wave and typing never waits for it, and the first frame makes none of
+ * the browser's Intl formatters (the first one loads ICU data: a long task before the box paints).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -65,6 +67,90 @@ describe('the script-tag loader', () => {
         `${path} asked for with the loader's arrival`,
       );
     }
+    await page.close();
+  });
+
+  it('starts sign-in with that wave, and the member can type while it is still on its way', async () => {
+    const page = await browser.newPage();
+    const arrived: number[] = [];
+    page.on('requestfinished', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/assets/chunks/')) arrived.push(performance.now());
+    });
+    // Sign-in is held until the member has typed.
+    let askedSignIn = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/consult/session', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      askedSignIn = performance.now();
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${portal.url}/ask`);
+    const box = page.locator('consult-form textarea').first();
+    await box.waitFor({ timeout: 20_000 });
+    await box.pressSequentially('A rash on my arm since Tuesday');
+    assert.equal(await box.inputValue(), 'A rash on my arm since Tuesday', 'typed before sign-in answered');
+    assert.ok(askedSignIn > 0, 'sign-in was asked for');
+    assert.ok(
+      askedSignIn - Math.max(...arrived) < DELAY_MS,
+      'sign-in was asked for as the chunks arrived, not a round trip later',
+    );
+    release();
+    // Signed in, the plan checked: what the member typed is still there.
+    await page.waitForResponse((response) => response.url().endsWith('/consult/session'));
+    await page.waitForTimeout(300);
+    assert.equal(await box.inputValue(), 'A rash on my arm since Tuesday');
+    await page.close();
+  });
+
+  it('makes no Intl formatter before the question box is on screen', async () => {
+    const page = await browser.newPage();
+    // Each formatter the page makes, and when; and the frame the box is first there to type in.
+    await page.addInitScript(() => {
+      const made: string[] = [];
+      Object.assign(window, { __formattersMade: made });
+      for (const name of [
+        'NumberFormat',
+        'DateTimeFormat',
+        'RelativeTimeFormat',
+        'ListFormat',
+        'DisplayNames',
+        'PluralRules',
+      ] as const) {
+        const Original = Intl[name] as unknown as new (...args: unknown[]) => object;
+        Object.defineProperty(Intl, name, {
+          configurable: true,
+          value: new Proxy(Original, {
+            construct(target, args: unknown[]) {
+              made.push(name);
+              return new target(...args) as object;
+            },
+          }),
+        });
+      }
+    });
+    await page.goto(`${portal.url}/ask`);
+    const madeBeforeTypeable = await page.waitForFunction(
+      () => {
+        const box = document.querySelector('consult-form')?.shadowRoot?.querySelector('textarea');
+        if (!box || box.getBoundingClientRect().height === 0) return undefined;
+        return [...(window as unknown as { __formattersMade: string[] }).__formattersMade];
+      },
+      null,
+      { polling: 'raf', timeout: 20_000 },
+    );
+    const made = (await madeBeforeTypeable.jsonValue()) as string[];
+    // PluralRules is cheap (the counter's "questions" needs it); the others load ICU data.
+    assert.deepEqual(
+      made.filter((name) => name !== 'PluralRules'),
+      [],
+      `formatters made before the box was typeable: ${made.join(', ')}`,
+    );
+    // The counter still reads right once shown.
+    await page.waitForFunction(() =>
+      /1 of 3 questions/.test(document.querySelector('consult-form')?.shadowRoot?.textContent ?? ''),
+    );
     await page.close();
   });
 });

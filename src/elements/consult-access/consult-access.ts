@@ -156,17 +156,15 @@ export class ConsultAccess extends SessionElement {
       return errorNotice(localize.t('loadFailed'), localize.t('retry'), () => void this.reload());
     }
     if (!plan) {
-      // The notice most members get, its words drawn as bars: the card keeps its size when they arrive.
-      const aYearFromNow = new Date(Date.now() + 365 * DAY_MS).toISOString();
+      // The notice most members get, its words drawn as bars: the card keeps its size when they
+      // arrive. The date is a stand-in of a date's length: formatting a real one would load the
+      // browser's date data before the first frame.
       return html`<div class="loading">
         <p class="visually-hidden">${localize.t('loading')}</p>
         <div class="notice summary placeholder" aria-hidden="true">
           <p class="title"><span class="skeleton-text" data-words=${localize.t('included')}></span></p>
           <p>
-            <span
-              class="skeleton-text"
-              data-words=${localize.t('active', { date: localize.format.date(aYearFromNow) })}
-            ></span>
+            <span class="skeleton-text" data-words=${localize.t('active', { date: '00 Mmm 0000' })}></span>
           </p>
         </div>
       </div>`;
