@@ -7,7 +7,8 @@
  * no network throttling and with a 3G-like profile (150 ms round trips, 1.6 Mbit/s down); medians,
  * reported as ratios. Also the bytes each page loads (gzip -9 of every response) and its
  * sequential round trips: the longest chain of the page's requests where each was asked for
- * only after the one before it had arrived.
+ * only after the one before it had arrived. And the main thread's work until then, from Chromium's
+ * own counters (all tasks, and the script among them): what runs before the first frame.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -95,7 +96,10 @@ function countBytes(tab: Page): () => Promise<number> {
   return async () => (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
 }
 
-export async function timeToTypeable(): Promise<void> {
+export async function timeToTypeable({
+  runs = RUNS,
+  profiles = Object.keys(PROFILES) as Profile[],
+}: { runs?: number; profiles?: Profile[] } = {}): Promise<void> {
   const deepChat = readFileSync(
     createRequire(import.meta.url).resolve('deep-chat/dist/deepChat.bundle.js'),
     'utf8',
@@ -123,17 +127,23 @@ export async function timeToTypeable(): Promise<void> {
   });
   try {
     const kinds = Object.keys(PAGES) as Kind[];
-    for (const profile of Object.keys(PROFILES) as Profile[]) {
+    for (const profile of profiles) {
       const times = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
       const bytes = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
       const trips = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
-      for (let run = 0; run < RUNS; run++) {
+      const busy = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
+      const script = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<
+        Kind,
+        number[]
+      >;
+      for (let run = 0; run < runs; run++) {
         for (const kind of kinds) {
           // A fresh context each time: nothing cached, as on a member's first visit.
           const context = await browser.newContext();
           const tab = await context.newPage();
           const cdp = await context.newCDPSession(tab);
           await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+          await cdp.send('Performance.enable');
           const network = PROFILES[profile];
           if (network) {
             await cdp.send('Network.enable');
@@ -144,18 +154,24 @@ export async function timeToTypeable(): Promise<void> {
           await tab.goto(`${portal.url}${paths[kind]}`);
           const handle = await tab.waitForFunction(typeableAt, null, { polling: 'raf', timeout: 60_000 });
           times[kind].push((await handle.jsonValue()) as number);
+          // Chromium's counters, read as the box became typeable (seconds, since the tab opened).
+          const { metrics } = await cdp.send('Performance.getMetrics');
+          const counter = (name: string) =>
+            (metrics.find((metric) => metric.name === name)?.value ?? 0) * 1000;
+          busy[kind].push(counter('TaskDuration'));
+          script[kind].push(counter('ScriptDuration'));
           trips[kind].push(roundTrips());
           bytes[kind].push(await loaded());
           await context.close();
         }
       }
       console.log(
-        `Time to typeable, ${profile} (Chromium, ${CPU_SLOWDOWN}x CPU throttling, ${RUNS} interleaved loads each, medians)`,
+        `Time to typeable, ${profile} (Chromium, ${CPU_SLOWDOWN}x CPU throttling, ${runs} interleaved loads each, medians)`,
       );
       const deep = median(times['deep-chat']);
       for (const kind of kinds) {
         console.log(
-          `  ${kind.padEnd(22)} ${median(times[kind]).toFixed(0).padStart(6)} ms  ${(median(times[kind]) / deep).toFixed(2).padStart(5)}× deep-chat  ${String(median(trips[kind])).padStart(2)} round trips  ${(median(bytes[kind]) / 1024).toFixed(1).padStart(6)} KiB gzip`,
+          `  ${kind.padEnd(22)} ${median(times[kind]).toFixed(0).padStart(6)} ms  ${(median(times[kind]) / deep).toFixed(2).padStart(5)}× deep-chat  ${String(median(trips[kind])).padStart(2)} round trips  ${(median(bytes[kind]) / 1024).toFixed(1).padStart(6)} KiB gzip  main thread ${median(busy[kind]).toFixed(0).padStart(4)} ms ${(median(busy[kind]) / median(busy['deep-chat'])).toFixed(2)}×, script ${median(script[kind]).toFixed(0).padStart(4)} ms ${(median(script[kind]) / median(script['deep-chat'])).toFixed(2)}×`,
         );
       }
     }

@@ -168,50 +168,50 @@ export interface Formatters {
 const formattersByLanguage = new Map<string, Formatters>();
 
 /**
- * Each formatter is made the first time it is used: making one costs ICU data and a few
- * milliseconds, and an element's first frame (a question box) needs none of them.
+ * Each formatter is made the first time it is used: making one loads ICU data, and an element's
+ * first frame (a question box) needs none of them.
  */
-function lazily<T>(make: () => T): () => T {
-  let made: T | undefined;
-  return () => (made ??= make());
-}
-
 export function formatters(code: string): Formatters {
   let cached = formattersByLanguage.get(code);
   if (!cached) {
-    const dateTimeFormat = (options: Intl.DateTimeFormatOptions) =>
-      lazily(() => new Intl.DateTimeFormat(code, options));
-    const date = dateTimeFormat({ dateStyle: 'medium' });
-    const dateTime = dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' });
-    const time = dateTimeFormat({ timeStyle: 'short' });
-    const number = lazily(() => new Intl.NumberFormat(code));
-    const plural = lazily(() => new Intl.PluralRules(code));
-    const list = lazily(() => new Intl.ListFormat(code, { type: 'conjunction' }));
-    const regions = lazily(() => new Intl.DisplayNames([code], { type: 'region' }));
-    const relative = lazily(() => new Intl.RelativeTimeFormat(code, { numeric: 'auto' }));
+    let date: Intl.DateTimeFormat | undefined;
+    let dateTime: Intl.DateTimeFormat | undefined;
+    let time: Intl.DateTimeFormat | undefined;
+    let number: Intl.NumberFormat | undefined;
+    let plural: Intl.PluralRules | undefined;
+    let list: Intl.ListFormat | undefined;
+    let regions: Intl.DisplayNames | undefined;
+    let relative: Intl.RelativeTimeFormat | undefined;
     // Whole numbers under 1,000 are written with plain digits in these languages (in every
-    // browser), so counters need no NumberFormat: its first use loads ICU data, a long task before
-    // the question box could paint. A tag with its own numbering (`-u-nu-…`) does not match.
+    // browser), so counters need no NumberFormat, whose first use is a long task before the
+    // question box could paint. A tag with its own numbering (`-u-nu-…`) does not match.
     const plainDigits = /^(en|de|es|fr|nl)(-[a-z\d]{2,8})*$/i.test(code);
     cached = {
-      date: (value) => date().format(new Date(value)),
-      dateTime: (value) => dateTime().format(new Date(value)),
-      time: (value) => time().format(new Date(value)),
+      date: (value) =>
+        (date ??= new Intl.DateTimeFormat(code, { dateStyle: 'medium' })).format(new Date(value)),
+      dateTime: (value) =>
+        (dateTime ??= new Intl.DateTimeFormat(code, { dateStyle: 'medium', timeStyle: 'short' })).format(
+          new Date(value),
+        ),
+      time: (value) =>
+        (time ??= new Intl.DateTimeFormat(code, { timeStyle: 'short' })).format(new Date(value)),
       number: (value) =>
         plainDigits && Number.isInteger(value) && value >= 0 && value < 1000
           ? String(value)
-          : number().format(value),
-      plural: (value) => plural().select(value),
-      list: (items) => list().format(items),
+          : (number ??= new Intl.NumberFormat(code)).format(value),
+      plural: (value) => (plural ??= new Intl.PluralRules(code)).select(value),
+      list: (items) => (list ??= new Intl.ListFormat(code, { type: 'conjunction' })).format(items),
       region: (region) => {
         try {
-          return regions().of(region.toUpperCase()) ?? region;
+          return (
+            (regions ??= new Intl.DisplayNames([code], { type: 'region' })).of(region.toUpperCase()) ?? region
+          );
         } catch {
           return region;
         }
       },
       get relative() {
-        return relative();
+        return (relative ??= new Intl.RelativeTimeFormat(code, { numeric: 'auto' }));
       },
     };
     formattersByLanguage.set(code, cached);
