@@ -18,6 +18,9 @@ const languagesFromTheirOwnFiles: Plugin = {
   name: 'consult-classic-languages',
   enforce: 'pre',
   resolveId(source, importer) {
+    // One file holds every element: its English is one table, all of it registered up front.
+    if (source.endsWith('translations/en-core.js') && importer?.endsWith('shared/localize.ts'))
+      return `${root}src/elements/translations/en.ts`;
     const code = /translations\/([a-z]{2})\.js$/.exec(source)?.[1];
     if (code && code !== 'en' && importer?.endsWith('shared/localize.ts'))
       return `\0classic-language:${code}`;

@@ -2,8 +2,12 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { SubscriptionView } from '../../client/browser-types.js';
 import { errorNotice, SessionElement } from '../shared/consult-element.js';
-import { LocalizeController } from '../shared/localize.js';
+import { addEnglish, LocalizeController } from '../shared/localize.js';
+import { access } from '../translations/en-access.js';
 import { styles } from './consult-access.styles.js';
+
+// This element's English comes with its code, not with the loader.
+addEnglish({ access });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

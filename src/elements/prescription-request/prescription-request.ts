@@ -7,7 +7,8 @@ import { SessionElement } from '../shared/consult-element.js';
 import { DraftController } from '../shared/draft.js';
 import { PrescriptionSubmittedEvent } from '../shared/events.js';
 import { FocusController } from '../shared/focus.js';
-import { LocalizeController } from '../shared/localize.js';
+import { addEnglish, LocalizeController } from '../shared/localize.js';
+import { prescription } from '../translations/en-prescription.js';
 import { styles } from './prescription-request.styles.js';
 import { sentRequests, statusWords } from './sent-requests.js';
 import { surveyQuestion } from './question-view.js';
@@ -19,6 +20,9 @@ import {
   type SurveyAnswer,
   type SurveyQuestion,
 } from './survey.js';
+
+// This element's English comes with its code, not with the loader.
+addEnglish({ prescription });
 
 type Answers = Record<string, SurveyAnswer>;
 type Problem = 'failed' | 'no-subscription' | 'inactive';

@@ -7,7 +7,8 @@
  * Messages are data: `{name}` placeholders, and plural forms (`{ one, other, … }`) chosen by
  * `Intl.PluralRules` on the `count` parameter. Numbers are formatted by `Intl.NumberFormat`.
  */
-import en, { type EnglishTranslation } from '../translations/en.js';
+import en from '../translations/en-core.js';
+import type { EnglishTranslation } from '../translations/en.js';
 
 /** The languages that ship with the elements. */
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'nl', 'ar'] as const;
@@ -76,6 +77,18 @@ export function registerTranslation(...translations: TranslationOverride[]): voi
     registered.set(code, merged as TranslationOverride);
   }
   for (const listener of listeners) listener();
+}
+
+/**
+ * English that an element's own chunk carries (`<consult-access>`'s, `<prescription-request>`'s),
+ * registered as that chunk runs: beneath any words the page registered for them before.
+ */
+export function addEnglish(namespaces: Partial<Record<Namespace, object>>): void {
+  const current = (registered.get('en') ?? {}) as Record<string, unknown>;
+  const merged: Record<string, unknown> = { ...current };
+  for (const [name, group] of Object.entries(namespaces))
+    merged[name] = { ...group, ...(current[name] as object) };
+  registered.set('en', merged as TranslationOverride);
 }
 
 /** Calls `listener` whenever a translation is registered or loaded; answers an unsubscribe. */
