@@ -57,6 +57,9 @@ export const ELEMENTS: Readonly<Record<string, Loader>> = {
 
 const started = new Map<string, Promise<CustomElementConstructor>>();
 
+/** The chunk files asked for so far. */
+const requested = new Set<string>();
+
 let toldTrustedTypes = false;
 
 /**
@@ -102,22 +105,36 @@ function chunksOf(tag: string): readonly string[] {
 let shared: Promise<unknown> | undefined;
 const loadShared = () => (shared ??= import('./elements/shared/styles.js').catch(() => (shared = undefined)));
 
-/** Loads and registers the element behind `tag` (once); resolves when it is defined. */
-export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
-  const name = tag.toLowerCase();
-  let promise = started.get(name);
-  if (!promise) {
-    const load = ELEMENTS[name];
-    if (!load) return Promise.reject(new Error(`consult-elements: no element is called <${name}>`));
-    // Everything it needs is fetched beside its own code, not after it.
-    const chunks = chunksOf(name);
-    for (const file of chunks)
-      void import(/* @vite-ignore */ new URL(file, import.meta.url).href).catch(() => undefined);
-    if (!chunks.length) {
-      void loadShared();
-      for (const inner of SHOWN_INSIDE[name] ?? []) void ELEMENTS[inner]?.().catch(() => undefined);
-    }
-    promise = Promise.all([load(), ...pageLanguages.values()]).then(([element]) => element.define(name));
+/** Starts fetching the code of the element behind `name`, and everything it needs at once. */
+function classOf(name: string, load: Loader): Promise<typeof ConsultElement> {
+  // Everything it needs is fetched beside its own code, not after it; each file asked for once
+  // (an import() costs the page's main thread even for a file already on its way).
+  const chunks = chunksOf(name);
+  for (const file of chunks) {
+    if (requested.has(file)) continue;
+    requested.add(file);
+    void import(/* @vite-ignore */ new URL(file, import.meta.url).href).catch(() => requested.delete(file));
+  }
+  if (!chunks.length) {
+    void loadShared();
+    for (const inner of SHOWN_INSIDE[name] ?? []) void ELEMENTS[inner]?.().catch(() => undefined);
+  }
+  return Promise.all([load(), ...pageLanguages.values()]).then(([element]) => element);
+}
+
+/**
+ * Loads the elements behind `tags` and registers each (once), all in the same moment once all of
+ * their code is here: the page then renders them in one frame, not one frame (with its style and
+ * layout) per element as each chunk arrives. One that fails to load does not hold up the others.
+ */
+function loadTogether(tags: readonly string[]): void {
+  const fresh = tags.flatMap((name) => {
+    const load = Object.hasOwn(ELEMENTS, name) && !started.has(name) ? ELEMENTS[name] : undefined;
+    return load ? [{ name, element: classOf(name, load) }] : [];
+  });
+  const allHere = Promise.allSettled(fresh.map(({ element }) => element));
+  for (const { name, element } of fresh) {
+    const promise = allHere.then(() => element).then((loaded) => loaded.define(name));
     // A chunk that failed to load (offline, a deploy in between) is tried again when the tag appears next.
     promise.catch((error: unknown) => {
       started.delete(name);
@@ -130,7 +147,15 @@ export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
     });
     started.set(name, promise);
   }
-  return promise;
+}
+
+/** Loads and registers the element behind `tag` (once); resolves when it is defined. */
+export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
+  const name = tag.toLowerCase();
+  if (!Object.hasOwn(ELEMENTS, name))
+    return Promise.reject(new Error(`consult-elements: no element is called <${name}>`));
+  loadTogether([name]);
+  return started.get(name) ?? Promise.reject(new Error(`consult-elements: <${name}> did not load`));
 }
 
 const selector = Object.keys(ELEMENTS).join(',');
@@ -140,7 +165,8 @@ function discover(root: ParentNode): void {
   if (root instanceof Element && root.localName in ELEMENTS) found.unshift(root);
   const waiting = found.filter((element) => !customElements.get(element.localName));
   for (const element of waiting) wantLanguageOf(element);
-  for (const element of waiting) void whenLoaded(element.localName).catch(() => undefined);
+  // The tags found together are registered together.
+  loadTogether([...new Set(waiting.map((element) => element.localName))]);
 }
 
 if (typeof document !== 'undefined') {

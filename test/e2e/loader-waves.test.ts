@@ -153,4 +153,35 @@ describe('the script-tag loader', () => {
     );
     await page.close();
   });
+
+  it('registers the elements found together in one moment: the page draws them in one frame', async () => {
+    const page = await browser.newPage();
+    // One chunk of the wave comes late; the elements wait for it together, none is drawn alone.
+    await page.route('**/assets/chunks/consult-thread-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
+    // Plain script: the frames counted from the page's start, and the frame each element was defined in.
+    await page.addInitScript(`
+      let frame = 0;
+      requestAnimationFrame(function count() {
+        frame++;
+        requestAnimationFrame(count);
+      });
+      window.__definedInFrame = {};
+      for (const tag of ['consult-session', 'consult-form'])
+        customElements.whenDefined(tag).then(() => (window.__definedInFrame[tag] = frame));
+    `);
+    await page.goto(`${portal.url}/ask`);
+    await page.locator('consult-form textarea').first().waitFor({ timeout: 20_000 });
+    const defined = await page.evaluate(
+      () => (window as unknown as { __definedInFrame: Record<string, number> }).__definedInFrame,
+    );
+    assert.ok(
+      defined['consult-session'] !== undefined && defined['consult-form'] !== undefined,
+      JSON.stringify(defined),
+    );
+    assert.equal(defined['consult-session'], defined['consult-form'], 'defined in the same frame');
+    await page.close();
+  });
 });
