@@ -105,36 +105,36 @@ function chunksOf(tag: string): readonly string[] {
 let shared: Promise<unknown> | undefined;
 const loadShared = () => (shared ??= import('./elements/shared/styles.js').catch(() => (shared = undefined)));
 
-/** Starts fetching the code of the element behind `name`, and everything it needs at once. */
-function classOf(name: string, load: Loader): Promise<typeof ConsultElement> {
-  // Everything it needs is fetched beside its own code, not after it; each file asked for once
-  // (an import() costs the page's main thread even for a file already on its way).
-  const chunks = chunksOf(name);
-  for (const file of chunks) {
-    if (requested.has(file)) continue;
-    requested.add(file);
-    void import(/* @vite-ignore */ new URL(file, import.meta.url).href).catch(() => requested.delete(file));
-  }
-  if (!chunks.length) {
-    void loadShared();
-    for (const inner of SHOWN_INSIDE[name] ?? []) void ELEMENTS[inner]?.().catch(() => undefined);
-  }
-  return Promise.all([load(), ...pageLanguages.values()]).then(([element]) => element);
-}
-
 /**
  * Loads the elements behind `tags` and registers each (once), all in the same moment once all of
  * their code is here: the page then renders them in one frame, not one frame (with its style and
  * layout) per element as each chunk arrives. One that fails to load does not hold up the others.
  */
 function loadTogether(tags: readonly string[]): void {
-  const fresh = tags.flatMap((name) => {
-    const load = Object.hasOwn(ELEMENTS, name) && !started.has(name) ? ELEMENTS[name] : undefined;
-    return load ? [{ name, element: classOf(name, load) }] : [];
+  const fresh = tags.filter((name) => Object.hasOwn(ELEMENTS, name) && !started.has(name));
+  const classes = fresh.map((name) => {
+    // Everything it needs is fetched beside its own code, not after it; each file asked for once
+    // (an import() costs the page's main thread even for a file already on its way).
+    const chunks = chunksOf(name);
+    for (const file of chunks) {
+      if (!requested.has(file)) {
+        requested.add(file);
+        void import(/* @vite-ignore */ new URL(file, import.meta.url).href).catch(() =>
+          requested.delete(file),
+        );
+      }
+    }
+    if (!chunks.length) {
+      void loadShared();
+      for (const inner of SHOWN_INSIDE[name] ?? []) void ELEMENTS[inner]?.().catch(() => undefined);
+    }
+    return Promise.all([(ELEMENTS[name] as Loader)(), ...pageLanguages.values()]);
   });
-  const allHere = Promise.allSettled(fresh.map(({ element }) => element));
-  for (const { name, element } of fresh) {
-    const promise = allHere.then(() => element).then((loaded) => loaded.define(name));
+  const allHere = Promise.allSettled(classes);
+  fresh.forEach((name, index) => {
+    const promise = allHere
+      .then(() => classes[index])
+      .then((loaded) => (loaded as [typeof ConsultElement])[0].define(name));
     // A chunk that failed to load (offline, a deploy in between) is tried again when the tag appears next.
     promise.catch((error: unknown) => {
       started.delete(name);
@@ -146,7 +146,7 @@ function loadTogether(tags: readonly string[]): void {
       }
     });
     started.set(name, promise);
-  }
+  });
 }
 
 /** Loads and registers the element behind `tag` (once); resolves when it is defined. */
@@ -155,7 +155,7 @@ export function whenLoaded(tag: string): Promise<CustomElementConstructor> {
   if (!Object.hasOwn(ELEMENTS, name))
     return Promise.reject(new Error(`consult-elements: no element is called <${name}>`));
   loadTogether([name]);
-  return started.get(name) ?? Promise.reject(new Error(`consult-elements: <${name}> did not load`));
+  return started.get(name) as Promise<CustomElementConstructor>;
 }
 
 const selector = Object.keys(ELEMENTS).join(',');
