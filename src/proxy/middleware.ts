@@ -38,9 +38,24 @@ export const noStore = createMiddleware(async (c, next) => {
   await next();
   if (isHardened(c.res)) return;
   const headers = c.res.headers;
-  for (const [name, value] of Object.entries(NO_STORE_HEADERS)) {
+  for (const [name, value] of Object.entries(
+    EVENT_STREAM.test(headers.get('content-type') ?? '') ? STREAM_HEADERS : NO_STORE_HEADERS,
+  )) {
     if (headers.get(name) !== value) c.header(name, value);
   }
+});
+
+const EVENT_STREAM = /^text\/event-stream\b/i;
+
+/**
+ * An event stream must pass every intermediary as it is written: `no-transform` keeps compressing
+ * servers and CDNs (Next.js, Express's `compression`) from gzipping it into a buffer, and
+ * `X-Accel-Buffering: no` keeps nginx from holding it.
+ */
+const STREAM_HEADERS = Object.freeze({
+  ...NO_STORE_HEADERS,
+  'cache-control': 'no-store, no-transform',
+  'x-accel-buffering': 'no',
 });
 
 /** A request body is JSON, declared as such; anything else is a 415 before any work is done. */
@@ -60,6 +75,20 @@ export const requireJson = createMiddleware(async (c, next) => {
 });
 
 /**
+ * Names a refused origin with the setting that allows it (a dev server on another port is the
+ * usual cause). The origin is repeated only when it is one: the header is the sender's to fill.
+ */
+export function refusedOrigin(origin: string): { named: string; fix: string } {
+  return {
+    named:
+      origin.length <= 200 && URL.canParse(origin) && new URL(origin).origin === origin
+        ? `the origin ${origin}`
+        : 'an origin that is not a URL',
+    fix: 'add it to CONSULT_ALLOWED_ORIGINS (the allowedOrigins option) if its pages may call the proxy',
+  };
+}
+
+/**
  * State-changing calls from a browser must come from the page's own origin or a configured one
  * (S9). Requests without `Origin` (server to server, the upstream's webhooks) are not browsers.
  */
@@ -73,13 +102,7 @@ export const checkOrigin = (core: ProxyCore) =>
         ? origin === new URL(core.options.publicUrl).origin
         : URL.canParse(origin) && new URL(origin).host === (header(c, 'host') ?? new URL(c.req.url).host);
       if (!sameOrigin && !(core.options.allowedOrigins ?? []).includes(origin)) {
-        // Named, with the setting that allows it: a dev server on another port is the usual cause.
-        const fix = `add it to CONSULT_ALLOWED_ORIGINS (the allowedOrigins option) if its pages may call the proxy`;
-        // Repeated only when it is an origin: the header is the sender's to fill.
-        const named =
-          origin.length <= 200 && URL.canParse(origin) && new URL(origin).origin === origin
-            ? `the origin ${origin}`
-            : 'an origin that is not a URL';
+        const { named, fix } = refusedOrigin(origin);
         core.log({
           level: 'warn',
           message: `refused a request from ${named}: ${fix}`,

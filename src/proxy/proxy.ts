@@ -13,7 +13,14 @@ import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
 import { header } from '../server/request-header.js';
 import { json, problem } from './http.js';
-import { checkOrigin, limitAnonymousPerAddress, noStore, requestLog, requireJson } from './middleware.js';
+import {
+  checkOrigin,
+  limitAnonymousPerAddress,
+  noStore,
+  refusedOrigin,
+  requestLog,
+  requireJson,
+} from './middleware.js';
 import { checkOptions, DEFAULT_LIMITS, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { eventRoutes } from './routes/events.js';
 import { memberRoutes } from './routes/member.js';
@@ -263,6 +270,23 @@ export function installProxy(
   // JSON (and problem+json) goes gzipped to browsers that accept it; the event stream never does,
   // so each event reaches the page as it is written.
   app.use(compress({ contentTypeFilter: /^application\/(?:[\w.-]+\+)?json\b/i }));
+  // Origins whose refused preflight was logged, and when: at most once per origin in ten minutes.
+  const preflightsLogged = new Map<string, number>();
+  const warnRefusedPreflight = (origin: string, path: string): void => {
+    const now = Date.now();
+    if (now - (preflightsLogged.get(origin) ?? -Infinity) < 600_000) return;
+    // Bounded whatever the senders put in Origin.
+    if (preflightsLogged.size >= 100) preflightsLogged.clear();
+    preflightsLogged.set(origin, now);
+    const { named, fix } = refusedOrigin(origin);
+    core.log({
+      level: 'warn',
+      message: `refused a preflight from ${named}, so its browser refuses the call: ${fix}`,
+      method: 'OPTIONS',
+      path,
+      code: 'origin_not_allowed',
+    });
+  };
   const corsHeaders = cors({
     origin: (origin) => ((options.allowedOrigins ?? []).includes(origin) ? origin : null),
     allowMethods: ['GET', 'POST', 'DELETE'],
@@ -281,10 +305,14 @@ export function installProxy(
     if (c.req.method === 'OPTIONS' && !(origin && header(c, 'access-control-request-method'))) {
       return next();
     }
+    const allowed = (options.allowedOrigins ?? []).includes(origin);
+    // A preflight from an origin not allowed gets no CORS headers, so the browser shows only its
+    // own CORS error: the log says which origin and what allows it, once per origin a while.
+    if (!allowed && c.req.method === 'OPTIONS') warnRefusedPreflight(origin, c.req.path);
     const preflight = await corsHeaders(c, next);
     // A portal on another configured origin sends its own sign-in cookie to POST /session;
     // no other origin is told that credentials are welcome.
-    if (origin && (options.allowedOrigins ?? []).includes(origin)) {
+    if (allowed) {
       (preflight ?? c.res).headers.set('access-control-allow-credentials', 'true');
     }
     return preflight;

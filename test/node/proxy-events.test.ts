@@ -358,12 +358,14 @@ describe('the event stream', () => {
     extraProxies.push(limited);
   });
 
-  it('starts with a ready event, keeps alive with heartbeat comments, no-store and no buffering', async () => {
+  it('starts with a comment and a ready event, keeps alive with heartbeat comments, no-store, no-transform and no buffering', async () => {
     const stream = await open(limited, 'alex');
-    assert.equal(stream.items[0]?.event, 'ready');
-    assert.ok(Date.parse(JSON.parse(stream.items[0]?.data ?? '{}').expiresAt) > Date.now());
+    // A comment at once, so intermediaries that wait for the body pass the stream on; then ready.
+    assert.equal(stream.items[0]?.comment, 'open');
+    assert.equal(stream.items[1]?.event, 'ready');
+    assert.ok(Date.parse(JSON.parse(stream.items[1]?.data ?? '{}').expiresAt) > Date.now());
     assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
-    assert.equal(stream.headers.get('cache-control'), 'no-store');
+    assert.equal(stream.headers.get('cache-control'), 'no-store, no-transform');
     assert.equal(stream.headers.get('x-accel-buffering'), 'no');
     await eventually(
       'two heartbeats',

@@ -609,6 +609,38 @@ describe('S9: CORS for configured origins only; state-changing calls check Origi
     assert.equal(response.headers.get('access-control-allow-credentials'), null);
   });
 
+  it('a refused preflight is a warning naming the origin and the setting, once per origin, never for an allowed one', async () => {
+    const own = await proxyWith({ allowedOrigins: [ALLOWED_ORIGIN] });
+    const warnings = () =>
+      own.logs.filter((entry) => entry.level === 'warn' && entry.code === 'origin_not_allowed');
+    const foreign = (origin: string) =>
+      own.call('OPTIONS', '/session', {
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+    await foreign('http://localhost:5173');
+    await foreign('http://localhost:5173');
+    assert.equal(warnings().length, 1, 'once for the same origin');
+    assert.match(
+      warnings()[0]?.message ?? '',
+      /^refused a preflight from the origin http:\/\/localhost:5173, so its browser refuses the call: add it to CONSULT_ALLOWED_ORIGINS/,
+    );
+    assert.equal(warnings()[0]?.path, '/consult/session');
+    await foreign('https://other.example');
+    assert.equal(warnings().length, 2, 'another origin is named too');
+    // Not a header's text repeated: something that is not an origin is not written to the log.
+    await foreign('javascript:alert(1)//' + 'x'.repeat(300));
+    assert.match(warnings()[2]?.message ?? '', /from an origin that is not a URL/);
+    assert.doesNotMatch(JSON.stringify(own.logs), /javascript:/);
+    const before = warnings().length;
+    const allowed = await foreign(ALLOWED_ORIGIN);
+    assert.equal(allowed.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
+    assert.equal(warnings().length, before, 'no warning for an allowed origin');
+  });
+
   it('an allowed origin’s preflight gets it, with Vary: Origin, never *', async () => {
     const response = await preflight(ALLOWED_ORIGIN);
     assert.ok(response.status >= 200 && response.status < 300, String(response.status));

@@ -1,7 +1,9 @@
 /**
  * `GET {base}/events`: a server-sent event stream of the member's consultation events. The widget
  * token comes in the Authorization header (a fetch stream, never a token in the URL); a comment
- * line every `heartbeatMs` keeps intermediaries from closing it; it ends when the token expires.
+ * line at once, and every `heartbeatMs`, keeps intermediaries from holding or closing it (with
+ * `Cache-Control: no-store, no-transform` and `X-Accel-Buffering: no`, see middleware.ts); it ends
+ * when the token expires.
  * Every consultation event carries an `id:` (`<store generation>.<number>`); a stream opened with
  * `Last-Event-ID` first replays what the member missed (see event-log.ts), or says `reset` when
  * that is too old to replay or from before the store's data was lost.
@@ -109,14 +111,15 @@ export function eventRoutes(core: ProxyCore) {
       if (left > 0) openByAddress.set(address, left);
       else openByAddress.delete(address);
     };
-    c.header('cache-control', 'no-store');
-    c.header('x-accel-buffering', 'no');
 
     return streamSSE(
       c,
       async (stream) => {
         let finish!: () => void;
         const finished = new Promise<void>((resolve) => (finish = resolve));
+        // Bytes at once: an intermediary that waits for the body to send the headers sends them now,
+        // and the page knows the stream passes before anything has happened.
+        void stream.write(': open\n\n').catch(finish);
         // Live events wait while the missed ones are replayed, so the member sees them all in order.
         let replaying = true;
         let sentUpTo = 0;
