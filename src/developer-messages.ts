@@ -63,6 +63,39 @@ export const messages = {
         'directive. It is not tried again until the page loads with that policy.',
     );
   },
+  /** The proxy on another origin answers, but its CORS refused this page's origin. */
+  originRefused(url: string, origin: string): void {
+    tell(
+      `origin ${url}`,
+      `the proxy at ${url} refused this page's origin ${origin} (CORS): add ${origin} to ` +
+        'CONSULT_ALLOWED_ORIGINS (the allowedOrigins option) on the server that runs the proxy. ' +
+        'It is not tried again until the page loads.',
+    );
+  },
+  /** The event stream opened but nothing came through: an intermediary buffers it. */
+  streamSilent(url: string): void {
+    tell(
+      `stream-silent ${url}`,
+      `the live event stream ${url} opened but nothing came through it in 5 s: something between the ` +
+        'page and the proxy holds it back, usually compression (Next.js with compress: true, Express ' +
+        "with compression, a CDN) that ignores the stream's Cache-Control: no-transform. Leave that path " +
+        'uncompressed and unbuffered. Meanwhile answers arrive by polling, about 10 s late.',
+    );
+  },
+  /** Sign-in could not get through: the proxy, or the service behind it, is down. */
+  unreachable(url: string, status: number, code: string): void {
+    const reason =
+      status === 0
+        ? `${url} could not be reached: is your server running, with the proxy mounted at that path?`
+        : code === 'upstream_unavailable'
+          ? `${url} answered ${status}: the proxy is up but could not reach the consultation service. ` +
+            "Check CONSULT_UPSTREAM_URL (the upstreamUrl option) and the proxy's log."
+          : `${url} answered ${status}: the proxy, or something in front of it, is not serving.`;
+    tell(
+      `unreachable ${url}`,
+      `${reason} Members see "Reconnecting…"; the elements keep trying and carry on by themselves once it answers.`,
+    );
+  },
   /** The page's policy requires Trusted Types without naming the elements' policies. */
   trustedTypes(): void {
     tell('trusted-types', TRUSTED_TYPES_MISSING);

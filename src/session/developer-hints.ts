@@ -16,6 +16,9 @@ export function tellDeveloper<K extends keyof Messages>(kind: K, ...args: Parame
 /** The code of a request the page's Content Security Policy refused: waiting does not mend it. */
 export const BLOCKED_BY_POLICY = 'blocked_by_policy';
 
+/** The code of a request the proxy's CORS refused (the page's origin is not allowed): waiting does not mend it either. */
+export const ORIGIN_REFUSED = 'origin_not_allowed';
+
 /** Where the page's Content Security Policy refused a connection, as the browser reported it. */
 const blockedByPolicy = new Set<string>();
 
@@ -41,6 +44,26 @@ export async function blockedByContentPolicy(url: string): Promise<boolean> {
     }
   }
   return false;
+}
+
+/**
+ * Whether a proxy on another origin answers, but not to this page: a request made without CORS (its
+ * answer opaque to the page) gets through where the real one failed, so the proxy's CORS refused
+ * the page's origin. Said on the console, with the setting that allows it.
+ */
+export async function refusedByCors(url: string): Promise<boolean> {
+  const page = globalThis.location;
+  if (!page) return false;
+  const target = new URL(url, page.href);
+  if (target.origin === page.origin) return false;
+  try {
+    await fetch(target.href, { mode: 'no-cors', credentials: 'omit', cache: 'no-store' });
+  } catch {
+    // Not reachable at all: an outage, not a refusal.
+    return false;
+  }
+  tellDeveloper('originRefused', target.href, page.origin);
+  return true;
 }
 
 /** The attributes any element may carry, and the elements' shared `theme`. */

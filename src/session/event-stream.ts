@@ -17,8 +17,15 @@ export interface EventStreamOptions {
   refused(): boolean;
   /** An event arrived; the returned promise settles when the event has been handled. */
   onEvent(name: string, data: string): Promise<void> | void;
-  /** The stream opened or closed. */
+  /** The stream is live (it has said something since it opened), or closed. */
   onLive(live: boolean): void;
+  /**
+   * The stream opened but said nothing for `silentAfterMs`: something between the page and the
+   * proxy holds it back (a compressing server, a buffering proxy). The page polls meanwhile.
+   */
+  onSilent?(url: string): void;
+  /** How long an open stream may say nothing before `onSilent`. Default 5000 ms. */
+  silentAfterMs?: number;
   /**
    * Events may have been missed and cannot be replayed (the proxy said `reset`, or the stream came
    * back with no id to replay from): whoever shows data should read it again.
@@ -60,7 +67,8 @@ export class EventStream {
         const token = await this.#options.token();
         stopped.throwIfAborted();
         const lastEventId = this.#lastEventId;
-        const response = await this.#options.fetch(this.#options.url(), {
+        const url = this.#options.url();
+        const response = await this.#options.fetch(url, {
           headers: {
             authorization: `Bearer ${token}`,
             accept: 'text/event-stream',
@@ -75,11 +83,21 @@ export class EventStream {
         }
         if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
         failures = 0;
-        this.#options.onLive(true);
-        // Back after a drop with nothing to replay from: what happened meanwhile is unknown.
-        if (opened && lastEventId === undefined) this.#options.onResync();
+        // Live only once it says something (the proxy writes a comment at once): an intermediary
+        // that buffers the stream would otherwise stop the polling that stands in for it.
+        const wasOpened = opened;
         opened = true;
-        await this.#read(response.body, stopped);
+        const silent = setTimeout(() => this.#options.onSilent?.(url), this.#options.silentAfterMs ?? 5000);
+        try {
+          await this.#read(response.body, stopped, () => {
+            clearTimeout(silent);
+            this.#options.onLive(true);
+            // Back after a drop with nothing to replay from: what happened meanwhile is unknown.
+            if (wasOpened && lastEventId === undefined) this.#options.onResync();
+          });
+        } finally {
+          clearTimeout(silent);
+        }
       } catch {
         if (stopped.aborted) break;
         failures++;
@@ -91,8 +109,10 @@ export class EventStream {
     }
   }
 
-  async #read(body: ReadableStream<Uint8Array>, stopped: AbortSignal): Promise<void> {
+  /** Reads the stream to its end; `heard` is called once, at its first bytes. */
+  async #read(body: ReadableStream<Uint8Array>, stopped: AbortSignal, heard: () => void): Promise<void> {
     const pending: (Promise<void> | void)[] = [];
+    let silent = true;
     const parser = createParser({
       onEvent: (event) => {
         if (event.id !== undefined) this.#lastEventId = event.id;
@@ -106,6 +126,10 @@ export class EventStream {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
+      if (silent && value.byteLength > 0) {
+        silent = false;
+        heard();
+      }
       parser.feed(decoder.decode(value, { stream: true }));
     }
     await Promise.allSettled(pending);

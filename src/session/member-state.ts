@@ -20,7 +20,7 @@ import type {
   PrescriptionView,
   SubscriptionView,
 } from '../client/browser-types.js';
-import { BLOCKED_BY_POLICY } from './developer-hints.js';
+import { BLOCKED_BY_POLICY, ORIGIN_REFUSED } from './developer-hints.js';
 import { ApiError } from '../client/errors.js';
 import { abortable } from '../client/retry.js';
 import type { CreatePrescriptionRequest } from '../client/types.js';
@@ -41,9 +41,10 @@ export type Delivery = 'push' | 'poll';
 export type Connection = 'online' | 'reconnecting';
 
 /** The service could not be reached (after the client's own retries), as opposed to answering no. */
-const unreachable = (error: unknown): boolean =>
+export const unreachable = (error: unknown): boolean =>
   error instanceof ApiError &&
   error.code !== BLOCKED_BY_POLICY &&
+  error.code !== ORIGIN_REFUSED &&
   (error.kind !== 'http' || error.status === 502 || error.status === 503 || error.status === 504);
 
 /**
@@ -622,6 +623,14 @@ export class MemberState extends EventTarget {
       signal?.addEventListener('abort', stop, { once: true });
       scope.addEventListener('abort', stop, { once: true });
     });
+  }
+
+  /**
+   * Sign-in reached the service, or did not (the proxy or the service is down while the page
+   * loads): the one "Reconnecting…" notice shows until it does, and what waits goes out then.
+   */
+  setReachable(reachable: boolean): void {
+    this.#setConnection(reachable ? 'online' : 'reconnecting');
   }
 
   /** Checks the connection now (the browser says it is online again). */

@@ -19,10 +19,16 @@ import {
   type SessionGrant,
 } from '../client/browser-types.js';
 import { clearDrafts, clearDraftsExcept } from './drafts.js';
-import { BLOCKED_BY_POLICY, blockedByContentPolicy, tellDeveloper } from './developer-hints.js';
+import {
+  BLOCKED_BY_POLICY,
+  ORIGIN_REFUSED,
+  blockedByContentPolicy,
+  refusedByCors,
+  tellDeveloper,
+} from './developer-hints.js';
 import { Announcer } from './announcer.js';
 import { EventStream } from './event-stream.js';
-import { MemberState, type Eligibility, type MemberStateOptions } from './member-state.js';
+import { MemberState, unreachable, type Eligibility, type MemberStateOptions } from './member-state.js';
 
 export type { SessionGrant };
 /** The member as the proxy describes them. */
@@ -57,6 +63,8 @@ const SIGN_IN_RETRIES = 3;
 const SIGN_IN_RETRY_STATUSES = new Set([429, 502, 503, 504]);
 /** The longest wait between sign-in attempts, whatever Retry-After asks. */
 const SIGN_IN_MAX_WAIT_MS = 5_000;
+/** While the proxy or the service cannot be reached, sign-in is tried again after 2 s, doubling up to 30 s. */
+const OUTAGE_WAIT = { baseDelayMs: 2_000, maxDelayMs: 30_000 };
 
 export class SessionManager extends EventTarget {
   static readonly #byEndpoint = new Map<string, SessionManager>();
@@ -104,6 +112,7 @@ export class SessionManager extends EventTarget {
       else if (name === 'session-expired') void this.#signIn().catch(() => undefined);
     },
     onLive: (live) => this.#setLive(live),
+    onSilent: (url) => tellDeveloper('streamSilent', new URL(url, globalThis.location?.href).href),
     // Updates may have been missed: what is shown is read again.
     onResync: () => this.dispatchEvent(new Event('resync')),
   });
@@ -146,9 +155,13 @@ export class SessionManager extends EventTarget {
     return this.#client;
   }
 
-  readonly #client: SessionClient;
+  /** Made again whenever the options change, so every call goes to the endpoint configured now. */
+  #client: SessionClient;
 
-  /** Set when the page's Content Security Policy refused the sign-in: not asked again, until `configure()`. */
+  /**
+   * Set when the page's Content Security Policy, or the proxy's CORS, refused the sign-in: not
+   * asked again, until `configure()`.
+   */
   #blockedByPolicy?: ApiError;
 
   #createClient(): SessionClient {
@@ -223,11 +236,23 @@ export class SessionManager extends EventTarget {
 
   /** Replaces the options (a host setting `signIn`, `fetch` or another endpoint) and starts over. */
   configure(options: Partial<SessionOptions>): void {
+    this.#forgetToken();
     this.#options = { ...this.#options, ...options };
     this.#blockedByPolicy = undefined;
-    this.#forgetToken();
+    // A sign-in still on its way was asked of the old options: its answer is not used.
+    this.#configuration++;
+    this.#signingIn = undefined;
+    this.#client = this.#createClient();
     this.#setStatus('idle');
+    // An open stream is reopened at the endpoint configured now.
+    if (this.#listeners > 0) {
+      this.#stream.stop();
+      this.#stream.start();
+    }
   }
+
+  /** Counts `configure()` calls: a sign-in answers only the configuration it was asked under. */
+  #configuration = 0;
 
   /**
    * Ends the session: tells the proxy (which refuses the token from then on, everywhere), and
@@ -241,6 +266,8 @@ export class SessionManager extends EventTarget {
     // The member's scope aborts first: nothing in flight for them may land after this.
     this.state.signOut();
     this.announcer.clear();
+    // A sign-in still waiting out an outage stops waiting.
+    this.#configuration++;
     this.#end('signed-out');
   }
 
@@ -314,38 +341,95 @@ export class SessionManager extends EventTarget {
         }),
       );
     this.#setStatus('signing-in');
-    this.#signingIn = (async () => {
+    // Settles in a later task in any case, so it is always cleared after it was set.
+    const signingIn: Promise<Grant> = this.#attemptSignIn(this.#configuration).finally(() => {
+      if (this.#signingIn === signingIn) this.#signingIn = undefined;
+    });
+    this.#signingIn = signingIn;
+    return signingIn;
+  }
+
+  async #attemptSignIn(configuration: number): Promise<Grant> {
+    try {
+      const grant = this.#options.signIn
+        ? await this.#options.signIn()
+        : await this.#waitOutOutage(configuration, (retries) => this.#requestSession(retries));
+      // Configured again meanwhile (another endpoint or sign-in): this grant is for the old one.
+      if (configuration !== this.#configuration) return await this.#signIn();
+      const withExpiry: Grant = {
+        ...grant,
+        expiresAtMs: expiryTime(grant.expiresAt),
+        afterRefusal: this.#refused !== undefined,
+      };
+      this.#refused = undefined;
+      // Another member now: nothing of the previous one's may remain, in the client or in storage.
+      if (this.user && this.user.id !== grant.user.id) this.#client.clearToken();
+      clearDraftsExcept(grant.user.id);
+      this.#grant = withExpiry;
+      this.user = grant.user;
+      if (this.state.member && this.state.member.id !== grant.user.id) this.announcer.clear();
+      this.state.setMember(grant.user);
+      this.state.setReachable(true);
+      this.#setStatus('ready');
+      // Signed in again after the session ended: the stream comes back for whoever still listens.
+      if (this.#listeners > 0) this.#stream.start();
+      return withExpiry;
+    } catch (error) {
+      if (configuration !== this.#configuration) throw error;
+      if (error instanceof ApiError && (error.code === BLOCKED_BY_POLICY || error.code === ORIGIN_REFUSED))
+        this.#blockedByPolicy = error;
+      // A host's own tokenProvider may throw its own error with `status: 401`: that ends the session too.
+      const unauthorized = (error as { status?: unknown } | null)?.status === 401;
+      this.#grant = undefined;
+      this.#setStatus(unauthorized ? 'expired' : 'error', unauthorized ? 'refused' : undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Sign-in while the proxy or the service cannot be reached: the one "Reconnecting…" notice shows
+   * at the first failure, the elements keep their places (and the question box its text), and
+   * sign-in is tried again quietly, sooner when the browser says it is online again, until it
+   * gets through or the session is configured again or signed out.
+   */
+  async #waitOutOutage(
+    configuration: number,
+    request: (retries: number) => Promise<SessionGrant>,
+  ): Promise<SessionGrant> {
+    for (let failures = 0; ; failures++) {
       try {
-        const grant = this.#options.signIn ? await this.#options.signIn() : await this.#requestSession();
-        const withExpiry: Grant = {
-          ...grant,
-          expiresAtMs: expiryTime(grant.expiresAt),
-          afterRefusal: this.#refused !== undefined,
-        };
-        this.#refused = undefined;
-        // Another member now: nothing of the previous one's may remain, in the client or in storage.
-        if (this.user && this.user.id !== grant.user.id) this.#client.clearToken();
-        clearDraftsExcept(grant.user.id);
-        this.#grant = withExpiry;
-        this.user = grant.user;
-        if (this.state.member && this.state.member.id !== grant.user.id) this.announcer.clear();
-        this.state.setMember(grant.user);
-        this.#setStatus('ready');
-        // Signed in again after the session ended: the stream comes back for whoever still listens.
-        if (this.#listeners > 0) this.#stream.start();
-        return withExpiry;
+        // A restarting proxy is tried a few times at once; an outage then once per wait.
+        return await request(failures === 0 ? SIGN_IN_RETRIES : 0);
       } catch (error) {
-        if (error instanceof ApiError && error.code === BLOCKED_BY_POLICY) this.#blockedByPolicy = error;
-        // A host's own tokenProvider may throw its own error with `status: 401`: that ends the session too.
-        const unauthorized = (error as { status?: unknown } | null)?.status === 401;
-        this.#grant = undefined;
-        this.#setStatus(unauthorized ? 'expired' : 'error', unauthorized ? 'refused' : undefined);
-        throw error;
-      } finally {
-        this.#signingIn = undefined;
+        if (!unreachable(error) || configuration !== this.#configuration) throw error;
+        this.#unreachable(error as ApiError);
+        await this.#outageWait(backoffDelay(failures, OUTAGE_WAIT, Math.random));
+        if (configuration !== this.#configuration) throw error;
       }
-    })();
-    return this.#signingIn;
+    }
+  }
+
+  /** The proxy, or the service behind it, cannot be reached: one notice for the member, one hint on the console. */
+  #unreachable({ status, code }: { status: number; code: string }): void {
+    this.state.setReachable(false);
+    tellDeveloper('unreachable', new URL(this.#sessionUrl(), globalThis.location?.href).href, status, code);
+  }
+
+  /** Waits `ms`, or until the browser says it is online again. */
+  #outageWait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        if (typeof window !== 'undefined') window.removeEventListener('online', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      if (typeof window !== 'undefined') window.addEventListener('online', done);
+    });
+  }
+
+  #sessionUrl(): string {
+    return `${this.#options.endpoint.replace(/\/$/, '')}/session`;
   }
 
   /** How long to wait before sign-in attempt `retry + 2`: the proxy's Retry-After, else a backoff. */
@@ -355,9 +439,9 @@ export class SessionManager extends EventTarget {
     return backoffDelay(retry, { baseDelayMs: 500, maxDelayMs: SIGN_IN_MAX_WAIT_MS }, Math.random) + 250;
   }
 
-  async #requestSession(): Promise<SessionGrant> {
+  async #requestSession(retries: number): Promise<SessionGrant> {
     const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
-    const url = `${this.#options.endpoint.replace(/\/$/, '')}/session`;
+    const url = this.#sessionUrl();
     const once = () =>
       fetchImpl(url, {
         method: 'POST',
@@ -387,10 +471,32 @@ export class SessionManager extends EventTarget {
               cause: error,
             });
           }
-          if (timedOut || retry >= SIGN_IN_RETRIES) throw error;
+          // A proxy on another origin that answers, but not to this page: its CORS refused the page's origin.
+          if (!this.#options.fetch && (await refusedByCors(url))) {
+            throw new ApiError({
+              kind: 'network',
+              status: 0,
+              code: ORIGIN_REFUSED,
+              title: 'The proxy does not allow this page’s origin',
+              operation: 'session',
+              cause: error,
+            });
+          }
+          if (timedOut || retry >= retries) throw error;
+          // Not answered twice in a row: the member is told now, not after every try.
+          if (retry >= 1) this.#unreachable({ status: 0, code: 'network_error' });
         }
-        if (response && (retry >= SIGN_IN_RETRIES || !SIGN_IN_RETRY_STATUSES.has(response.status)))
-          return response;
+        if (response && (retry >= retries || !SIGN_IN_RETRY_STATUSES.has(response.status))) return response;
+        if (response && response.status !== 429 && retry >= 1) {
+          const problem = (await response
+            .clone()
+            .json()
+            .catch(() => ({}))) as { code?: unknown };
+          this.#unreachable({
+            status: response.status,
+            code: typeof problem.code === 'string' ? problem.code : `http_${response.status}`,
+          });
+        }
         await sleep(this.#signInDelay(retry, response));
       }
     };

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
@@ -260,17 +261,73 @@ describe('<consult-session>', () => {
     expect(session.status).to.equal('ready');
   });
 
-  it('gives up on sign-in after a few tries, and says so', async () => {
+  it('gives up on sign-in after a few tries while the proxy says it is too busy, and says so', async () => {
     let calls = 0;
     const busy: typeof fetch = async () => {
       calls++;
-      return new Response('{}', { status: 503, headers: { 'retry-after': '0' } });
+      return new Response('{}', { status: 429, headers: { 'retry-after': '0' } });
     };
     const session = new SessionManager({ endpoint: '/consult', fetch: busy });
     const error = await session.ready().catch((e: unknown) => e);
-    expect((error as { status?: number }).status).to.equal(503);
+    expect((error as { status?: number }).status).to.equal(429);
     expect(calls).to.equal(4, 'the first try and three more');
     expect(session.status).to.equal('error');
+  });
+
+  it('waits out a service that is down at sign-in: one notice, no element failing, and in by itself when it is back', async () => {
+    const backend = createDemoBackend();
+    await backend.ready;
+    let down = true;
+    let tries = 0;
+    const outage: typeof fetch = async (input, init) => {
+      if (down && String(input).endsWith('/session')) {
+        tries++;
+        const problem = { title: 'Service unavailable', status: 502, code: 'upstream_unavailable' };
+        return new Response(JSON.stringify(problem), {
+          status: 502,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '0' },
+        });
+      }
+      return backend.fetch(input, init);
+    };
+    const errors: string[] = [];
+    const consoleError = console.error;
+    console.error = (...args: unknown[]) => errors.push(args.join(' '));
+    try {
+      const session = await fixture<ConsultSession>(html`
+        <consult-session .fetch=${outage} .signInBody=${{ demoUser: 'alex' }}>
+          <case-history></case-history>
+        </consult-session>
+      `);
+      const history = session.querySelector<CaseHistory>('case-history')!;
+      let triesWhenTold = 0;
+      session.manager.state.addEventListener('change', () => {
+        if (session.manager.state.connection === 'reconnecting' && !triesWhenTold) triesWhenTold = tries;
+      });
+      const notice = () => session.shadowRoot!.querySelector('[part=connection]');
+      await waitUntil(notice, 'the session says it is reconnecting', { timeout: 5000 });
+      expect(notice()!.textContent).to.contain('Reconnecting');
+      expect(triesWhenTold).to.equal(2, 'told at the second failed try, not after all of them');
+      await waitUntil(() => errors.some((e) => e.includes('could not reach the consultation service')));
+      expect(session.manager.status).to.equal('signing-in');
+      expect(shadowText(history)).not.to.contain('Try again');
+      await expect(session).to.be.accessible();
+      // Still down a while: still one notice, nothing in the element.
+      window.dispatchEvent(new Event('online'));
+      await waitUntil(() => tries >= 5, 'it keeps trying, sooner when the browser is back online');
+      expect(shadowText(history)).not.to.contain('Try again');
+      down = false;
+      window.dispatchEvent(new Event('online'));
+      await waitUntil(() => session.manager.status === 'ready', 'signed in once the service answers');
+      await waitUntil(() => !notice(), 'the notice goes by itself');
+      await waitUntil(
+        () => history.shadowRoot!.querySelectorAll('[part~=item]').length > 0,
+        'the list shows',
+      );
+      expect(errors.filter((e) => e.includes('CONSULT_UPSTREAM_URL'))).to.have.length(1, 'said once');
+    } finally {
+      console.error = consoleError;
+    }
   });
 
   it("leaves the partner's own content in the page's direction for an Arabic member", async () => {
@@ -421,5 +478,87 @@ describe('<consult-session> when the member changes or signs out', () => {
     expect(sessionStorage.getItem('consult-elements:draft:usr_someone_else:consult-form')).to.equal(null);
     expect(sessionStorage.getItem('unrelated-key')).to.equal('kept');
     sessionStorage.removeItem('unrelated-key');
+  });
+});
+
+describe('<consult-session> at the endpoint the partner chose', () => {
+  /** The demo back end at `/api/consult` (on any origin), and every URL the elements asked for. */
+  async function recordingBackend() {
+    const backend = createDemoBackend({ basePath: '/api/consult' });
+    await backend.ready;
+    const urls: string[] = [];
+    const fetch: typeof window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href).href;
+      urls.push(url);
+      return backend.fetch(url, init);
+    };
+    return { urls, fetch };
+  }
+
+  /** Types a question in the form, sends it and waits for it in the list. */
+  async function askFromTheForm(session: ConsultSession): Promise<void> {
+    const form = session.querySelector<ConsultForm>('consult-form')!;
+    const history = session.querySelector<CaseHistory>('case-history')!;
+    await waitUntil(
+      () =>
+        form.shadowRoot!.querySelector('[part~=submit-button]')?.getAttribute('aria-disabled') === 'false',
+      'the form can send',
+      { timeout: 5000 },
+    );
+    form.shadowRoot!.querySelector('textarea')!.focus();
+    await sendKeys({ type: 'A rash on my arm since Monday.' });
+    form.shadowRoot!.querySelector<HTMLButtonElement>('[part~=submit-button]')!.click();
+    // It opens in the list, in its thread.
+    await waitUntil(
+      () => {
+        const thread = history.shadowRoot!.querySelector('consult-thread');
+        return thread !== null && shadowText(thread).includes('A rash on my arm');
+      },
+      'the question opens in the list',
+      { timeout: 5000 },
+    );
+  }
+
+  for (const [name, endpoint] of [
+    ['an absolute path', '/api/consult'],
+    ['a relative path', 'api/consult'],
+    ['another origin', 'https://proxy.partner.example/api/consult'],
+  ] as const) {
+    it(`sends every call of every element to ${name} set as an attribute`, async () => {
+      const { urls, fetch } = await recordingBackend();
+      const session = await fixture<ConsultSession>(html`
+        <consult-session endpoint=${endpoint} .fetch=${fetch} .signInBody=${{ demoUser: 'alex' }}>
+          <consult-form></consult-form>
+          <case-history></case-history>
+        </consult-session>
+      `);
+      await askFromTheForm(session);
+      const base = new URL(endpoint, location.href).href;
+      expect(urls.filter((url) => !url.startsWith(`${base}/`))).to.deep.equal([], 'nothing elsewhere');
+      for (const path of ['/session', '/consultation', '/user/usr_demo_alex/case-history'])
+        expect(urls, path).to.include(`${base}${path}`);
+    });
+  }
+
+  it('moves every call to the endpoint set as a property after start', async () => {
+    const { urls, fetch } = await recordingBackend();
+    const session = await fixture<ConsultSession>(html`
+      <consult-session endpoint="/nowhere" .fetch=${fetch} .signInBody=${{ demoUser: 'alex' }}>
+        <consult-form></consult-form>
+        <case-history></case-history>
+      </consult-session>
+    `);
+    await waitUntil(() => urls.some((url) => url.includes('/nowhere/')), 'it tried the first endpoint');
+    const afterChange = urls.length;
+    session.endpoint = '/api/consult';
+    await waitUntil(() => session.manager.status === 'ready', 'signed in at the new endpoint', {
+      timeout: 5000,
+    });
+    await askFromTheForm(session);
+    const later = urls.slice(afterChange);
+    const base = `${location.origin}/api/consult`;
+    for (const path of ['/session', '/consultation', '/user/usr_demo_alex/case-history'])
+      expect(later, path).to.include(`${base}${path}`);
+    expect(later.filter((url) => !url.startsWith(`${base}/`))).to.deep.equal([]);
   });
 });

@@ -32,10 +32,11 @@ describe('the live event stream', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  function stream(tokens: string[], refused = () => true) {
+  function stream(tokens: string[], refused = () => true, silentAfterMs?: number) {
     const events: [string, string][] = [];
     const live: boolean[] = [];
     const resyncs: number[] = [];
+    const silent: string[] = [];
     let issued = 0;
     const events$ = new EventStream({
       url: () => url,
@@ -48,8 +49,10 @@ describe('the live event stream', () => {
       onEvent: (name, data) => void events.push([name, data]),
       onLive: (value) => live.push(value),
       onResync: () => void resyncs.push(Date.now()),
+      onSilent: (at) => void silent.push(at),
+      ...(silentAfterMs === undefined ? {} : { silentAfterMs }),
     });
-    return { stream: events$, events, live, resyncs };
+    return { stream: events$, events, live, resyncs, silent };
   }
   let lastEventIds: (string | null)[] = [];
 
@@ -70,6 +73,27 @@ describe('the live event stream', () => {
     assert.deepEqual(live, [true]);
     events$.stop();
     await eventually('the stream closes', () => live.at(-1) === false);
+  });
+
+  it('is not live while an open stream says nothing (something buffers it), and says so once', async () => {
+    attempts = [];
+    let response: ServerResponse | undefined;
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      response = res;
+    };
+    const { stream: events$, live, silent } = stream(['tok-1'], () => true, 200);
+    events$.start();
+    await eventually('the silence is noticed', () => silent.length === 1, 2000);
+    assert.deepEqual(silent, [url]);
+    assert.deepEqual(live, [], 'not live: the page keeps polling');
+    // Bytes at last (an intermediary's buffer filled, or it let go): live from then on.
+    response?.write(': open\n\nevent: ready\ndata: {}\n\n');
+    await eventually('live once it speaks', () => live.at(-1) === true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(silent.length, 1, 'said once');
+    events$.stop();
   });
 
   it('reopens after the server drops it, and loses nothing sent after', async () => {
