@@ -3,6 +3,8 @@
  * tables, and the rendered story for "Show code", turned into a snippet that works when pasted.
  */
 
+import { ELEMENT_TAGS } from '../src/elements/registry.js';
+
 interface ManifestPart {
   name: string;
   description?: string;
@@ -46,15 +48,23 @@ export function withoutReadOnlyControls<A extends Record<string, { table?: { cat
   ) as A;
 }
 
-const SCRIPT = '<script type="module" src="/assets/consult-elements.js"></script>';
+export const LOADER_SCRIPT = '<script type="module" src="/assets/consult-elements.js"></script>';
+
+const LOADER = /\s*<script type="module" src="\/assets\/consult-elements\.js"><\/script>\s*/g;
+const USES_AN_ELEMENT = new RegExp(`<(${ELEMENT_TAGS.join('|')})[\\s>]`);
 
 /**
- * "Show code" for a story rendered inside the stories' in-page back end: the loader's script tag
- * and a `<consult-session>` pointed at the proxy, with only the attributes that are set.
+ * "Show code" for a story rendered inside the stories' in-page back end: the loader's script tag,
+ * once, and a `<consult-session>` pointed at the proxy, with only the attributes that are set. A
+ * story that shows none of the elements (the sandbox's) is its HTML alone.
+ *
+ * Storybook applies the transform twice, once where the story renders and again on the docs page,
+ * so it must give the same snippet for its own output: a snippet transformed again is unchanged.
  */
 export function pasteableSnippet(code: string): string {
   const snippet = code
-    .replace(/<!--\?lit\$\d+\$-->|<!---->/g, '')
+    .replace(/<!--\?lit\$\d+\$-->|<!--\??-->/g, '')
+    .replace(LOADER, '\n')
     .replace(/<consult-session\b[^>]*>/, (tag) => {
       const attributes = [...tag.matchAll(/\s([\w-]+)="([^"]*)"/g)]
         .filter(([, name, value]) => value !== '' && name !== 'endpoint')
@@ -62,5 +72,5 @@ export function pasteableSnippet(code: string): string {
       return `<consult-session endpoint="/consult"${attributes.join('')}>`;
     })
     .trim();
-  return `${SCRIPT}\n\n${snippet}`;
+  return USES_AN_ELEMENT.test(snippet) ? `${LOADER_SCRIPT}\n\n${snippet}` : snippet;
 }

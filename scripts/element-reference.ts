@@ -62,6 +62,34 @@ export function elementsOf(manifest: Manifest): Map<string, ElementDeclaration> 
   return elements;
 }
 
+/** Words that say what kind of thing is described, not what it does. */
+const KIND_WORDS = new Set(
+  'a an the its this one attribute attr property prop field member method event slot part css custom shadow element value name'.split(
+    ' ',
+  ),
+);
+
+/** The words of a name: `consultation-id`, `consultationId`, `--consult-gap` and `::part(form)` alike. */
+const wordsOf = (text: string) =>
+  text
+    .replace(/::part\(([^)]*)\)/g, '$1')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/**
+ * Why a description says nothing, or undefined when it says something: missing, or only the
+ * thing's own name with an article or a kind word ("`lang` attribute", "The form.", "The x
+ * property"), which tells a partner nothing the name did not.
+ */
+export function placeholderDescription(name: string, description: string | undefined): string | undefined {
+  if (!description?.trim()) return 'no description';
+  const named = new Set(wordsOf(name));
+  const rest = wordsOf(description).filter((word) => !KIND_WORDS.has(word) && !named.has(word));
+  return rest.length === 0 ? `"${description.trim()}" only repeats the name` : undefined;
+}
+
 /** One line of a table cell: no line breaks, no bare pipes. */
 const cell = (text: string | undefined) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 const code = (text: string | undefined) => (text ? `\`${cell(text)}\`` : '');

@@ -19,7 +19,8 @@ const meta: Meta<ThreadArgs> = {
         'cns_demo_alex_vitamin',
         'cns_unknown',
       ],
-      description: '`consultation-id` attribute',
+      description:
+        'The id of the consultation to show (the `consultation-id` attribute): a demo consultation, or one that does not exist.',
     },
   },
   parameters: {

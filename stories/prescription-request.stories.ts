@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-import { html } from 'lit';
+import { html, unsafeStatic } from 'lit/static-html.js';
 import { inSession, sessionArgs, sessionArgTypes, type SessionArgs } from './support/backend.js';
 
 const meta: Meta<SessionArgs> = {
@@ -62,8 +62,16 @@ const SURVEY = {
   ],
 };
 
+/**
+ * The survey as JSON in a child script, not the `survey` property: "Show code" then shows it, and
+ * the snippet pasted into a page renders the same form.
+ */
+const SURVEY_SCRIPT = unsafeStatic(
+  `<script type="application/json">${JSON.stringify(SURVEY, null, 2).replaceAll('<', '\\u003c')}</script>`,
+);
+
 const render = (args: SessionArgs) =>
-  inSession(args, html`<prescription-request .survey=${SURVEY}></prescription-request>`);
+  inSession(args, html`<prescription-request>${SURVEY_SCRIPT}</prescription-request>`);
 
 export const Default: Story = { render };
 export const NoActivePlan: Story = { args: { member: 'sam' }, render };

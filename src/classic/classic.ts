@@ -7,6 +7,11 @@
  *   <script src="/assets/consult-elements.classic.js" defer></script>
  *   <script src="/assets/consult-elements.classic.de.js" defer></script>  (one per other language)
  */
+// First, before Lit's code runs: Lit makes its Trusted Types policy as it loads, and on a page whose
+// policy does not allow it this whole file stops there. The developer hints are then already
+// listening for the refusal, and say once on the console what to add, as with the module loader.
+// package.json lists the module in "sideEffects", so the bundler keeps this import, and first.
+import '../session/developer-hints.js';
 import { CaseHistory } from '../elements/case-history/case-history.js';
 import { ConsultAccess } from '../elements/consult-access/consult-access.js';
 import { ConsultForm } from '../elements/consult-form/consult-form.js';

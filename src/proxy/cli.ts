@@ -2,21 +2,7 @@
 /**
  * `consult-proxy` (and `npm run proxy`): the partner proxy configured from the environment.
  *
- *   CONSULT_UPSTREAM_URL      the upstream service (or the sandbox)                   required
- *   CONSULT_API_KEY           the partner API key                                      required
- *   CONSULT_SESSION_SECRET    signs widget tokens, 32+ characters                      required
- *   CONSULT_SUB_PARTNER       subPartnerName for the access token                      optional
- *   CONSULT_ALLOWED_ORIGINS   comma-separated browser origins allowed across origins   optional
- *   CONSULT_PUBLIC_URL        this proxy's public URL with its base path; registers the webhook,
- *                             so answers are pushed live (without it the elements poll)
- *   CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means
- *   CONSULT_DEMO_SIGN_IN      1: sign in with {"demoUser": "alex"} (sandbox upstream only)
- *   CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional
- *   CONSULT_TRUSTED_PROXIES   comma-separated addresses or IPv4 ranges (10.0.0.0/8) of the load
- *                             balancers in front: the client's address is then read from their
- *                             X-Forwarded-For, so per-address limits count people, not the balancer
- *   CONSULT_BASE_PATH         default /consult
- *   PORT                      default 8787
+ * The variables it reads are listed in HELP below, which `consult-proxy --help` prints.
  *
  * A real deployment supplies its own `authenticate` hook by calling `startProxyServer` from code;
  * this entry serves demos and trials.
@@ -127,7 +113,40 @@ export async function isSandbox(upstreamUrl: string): Promise<boolean | 'unreach
   }
 }
 
+export const HELP = `consult-proxy: the partner proxy for demos and trials, configured from the environment. It signs
+members in with {"demoUser": "alex"} against a sandbox; a real deployment calls startProxyServer()
+from its own code with an authenticate hook that checks the portal's session (see the README).
+
+Usage: consult-proxy [--help]
+
+Environment:
+  CONSULT_UPSTREAM_URL      the upstream service (or the sandbox)                   required
+  CONSULT_API_KEY           the partner API key                                      required
+  CONSULT_SESSION_SECRET    signs widget tokens, 32+ characters                      required
+  CONSULT_DEMO_SIGN_IN      1: sign in with {"demoUser": "alex"} (sandbox upstream only)
+  CONSULT_SUB_PARTNER       subPartnerName for the access token                      optional
+  CONSULT_ALLOWED_ORIGINS   comma-separated browser origins allowed across origins   optional
+  CONSULT_PUBLIC_URL        this proxy's public URL with its base path; registers the webhook,
+                            so answers are pushed live (without it the elements poll)
+  CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means     optional
+  CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional
+  CONSULT_TRUSTED_PROXIES   comma-separated addresses or IPv4 ranges (10.0.0.0/8) of the load
+                            balancers in front, whose X-Forwarded-For names the client
+  CONSULT_BASE_PATH         where the proxy is mounted                               default /consult
+  PORT                      where to listen                                          default 8787`;
+
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(HELP);
+    process.exit(0);
+  }
+  if (argv.length > 0) {
+    console.error(
+      `consult-proxy: unknown argument "${argv[0]}"; it is configured from the environment.\n\n${HELP}`,
+    );
+    process.exit(2);
+  }
   const { config, problems } = readProxyEnv(process.env);
   if (!config) {
     console.error(`consult-proxy cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -175,10 +194,11 @@ async function main(): Promise<void> {
     void server.close().finally(() => process.exit(1));
   });
   await server.proxy.ready.catch(() => undefined);
-  console.log(`consult-proxy on ${server.url}${config.basePath} (demo sign-in) → ${config.upstreamUrl}`);
+  // Ready to stop cleanly before saying it has started: whoever read that line may stop it at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void server.close().then(() => process.exit(0)));
   }
+  console.log(`consult-proxy on ${server.url}${config.basePath} (demo sign-in) → ${config.upstreamUrl}`);
 }
 
 /** Run as a command (npm links bins through a symlink, so real paths are compared), not imported. */

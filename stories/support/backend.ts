@@ -31,12 +31,9 @@ export const sessionArgTypes: Partial<ArgTypes<SessionArgs>> = {
     options: [...MEMBERS],
     description: 'Demo member signed in through the proxy',
   },
-  lang: {
-    control: 'select',
-    options: ['', 'en', 'de', 'fr', 'es', 'nl', 'ar'],
-    description: '`lang` attribute',
-  },
-  theme: { control: 'inline-radio', options: ['', 'light', 'dark'], description: '`theme` attribute' },
+  // `lang` and `theme` are the elements' own attributes: their descriptions come from custom-elements.json.
+  lang: { control: 'select', options: ['', 'en', 'de', 'fr', 'es', 'nl', 'ar'] },
+  theme: { control: 'inline-radio', options: ['', 'light', 'dark'] },
 };
 
 export const sessionArgs: SessionArgs = { member: 'alex', lang: '', theme: '' };

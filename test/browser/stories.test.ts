@@ -5,6 +5,8 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { render, type TemplateResult } from 'lit';
+import { LOADER_SCRIPT, pasteableSnippet } from '../../.storybook/docs-tools.js';
+import type { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
 import * as caseHistory from '../../stories/case-history.stories.js';
 import * as consultAccess from '../../stories/consult-access.stories.js';
 import * as consultForm from '../../stories/consult-form.stories.js';
@@ -14,6 +16,7 @@ import * as navigatorChat from '../../stories/navigator-chat.stories.js';
 import * as prescriptionRequest from '../../stories/prescription-request.stories.js';
 import * as sandbox from '../../stories/sandbox.stories.js';
 import * as states from '../../stories/states.stories.js';
+import { demoBackend, type Member } from '../../stories/support/backend.js';
 
 type StoryContext = {
   args: Record<string, unknown>;
@@ -118,6 +121,37 @@ async function settled(canvas: HTMLElement): Promise<void> {
   );
 }
 
+/**
+ * "Show code" as Storybook makes it: the story rendered apart from the page, Lit's markers
+ * removed, and the source transform applied where the story renders and again on the docs page.
+ */
+function showCode(template: TemplateResult): string {
+  const apart = document.createElement('div');
+  render(template, apart);
+  const code = apart.innerHTML.replace(/<!--\?lit\$[0-9]+\$-->|<!--\??-->/g, '');
+  render(null, apart);
+  return pasteableSnippet(pasteableSnippet(code));
+}
+
+/**
+ * The snippet pasted into a page, without its script tag (this page has the elements already).
+ * Its `<consult-session endpoint="/consult">` signs in through the stories' in-page back end, as
+ * the page's own server would.
+ */
+function paste(snippet: string, member: Member): HTMLElement {
+  const template = document.createElement('template');
+  template.innerHTML = snippet.replace(LOADER_SCRIPT, '');
+  const page = document.createElement('div');
+  page.append(document.importNode(template.content, true));
+  const session = page.querySelector<ConsultSession>('consult-session');
+  expect(session, 'the snippet has a <consult-session>').to.exist;
+  expect(session!.getAttribute('endpoint')).to.equal('/consult');
+  session!.fetch = demoBackend().fetch;
+  session!.tokenProvider = demoBackend().signInAs(member);
+  document.body.append(page);
+  return page;
+}
+
 describe('every story', () => {
   for (const module of MODULES) {
     const meta = module.default;
@@ -149,6 +183,39 @@ describe('every story', () => {
           if (shows) await waitUntil(() => shows(canvas), `${name} shows its state`, { timeout: 25_000 });
           await expect(canvas).to.be.accessible();
           expect(errors).to.deep.equal([]);
+
+          // "Show code": the loader's script tag once, above a snippet that works when pasted.
+          const snippet = showCode(draw!(args, context));
+          const scripts = snippet.split(LOADER_SCRIPT).length - 1;
+          if (/^Elements\/|^States$/.test(meta.title ?? '')) {
+            expect(scripts, `the loader's script tag once in:\n${snippet}`).to.equal(1);
+            expect(snippet.startsWith(LOADER_SCRIPT)).to.be.true;
+          } else {
+            expect(scripts, `no script tag where no element is shown:\n${snippet}`).to.equal(0);
+          }
+          if (meta.title?.startsWith('Elements/') && name !== 'SignedOut') {
+            // What the elements tell the developer about their configuration, in any language.
+            const told: string[] = [];
+            const consoleError = console.error;
+            console.error = (...data: unknown[]) => {
+              told.push(data.map(String).join(' '));
+              consoleError(...data);
+            };
+            const page = paste(snippet, (args['member'] as Member | undefined) ?? 'alex');
+            try {
+              await settled(page);
+              expect(deepText(page), `pasted:\n${snippet}`).to.not.match(/not available|has no session/);
+              expect(
+                told.filter((line) => /cannot be used|has no session|no survey/.test(line)),
+                `pasted:\n${snippet}`,
+              ).to.deep.equal([]);
+              if (shows)
+                await waitUntil(() => shows(page), `${name} pasted shows its state`, { timeout: 25_000 });
+            } finally {
+              console.error = consoleError;
+              page.remove();
+            }
+          }
         } finally {
           window.removeEventListener('error', onError);
           render(null, canvas);

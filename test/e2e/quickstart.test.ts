@@ -9,9 +9,10 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -173,6 +174,15 @@ describe('the README’s quickstart, from the packed package in a fresh folder',
     const answer = await page.locator('case-history consult-thread [part~="answer"]').first().innerText();
     assert.ok(answer.trim().length > 40, `an answer's text is on the page: ${answer}`);
     assert.deepEqual(problems, []);
+  });
+
+  it('installs with its license, and resolves consult-elements/package.json', () => {
+    const packageJson = createRequire(join(folder, 'package.json')).resolve('consult-elements/package.json');
+    assert.equal(packageJson, join(folder, 'node_modules', 'consult-elements', 'package.json'));
+    const installed = JSON.parse(readFileSync(packageJson, 'utf8'));
+    assert.equal(installed.license, 'MIT');
+    assert.match(installed.repository?.url ?? '', /github\.com\/consult-elements\/consult-elements/);
+    assert.ok(existsSync(join(dirname(packageJson), 'LICENSE')), 'LICENSE is installed');
   });
 
   it('type-checks a strict app against the packed entries, with typed event details', async () => {

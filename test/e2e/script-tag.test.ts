@@ -1,7 +1,8 @@
 /**
  * The script-tag entry as a partner serves it: the built browser files from a static folder, the
  * real proxy and sandbox on loopback, a page in Chromium with one script tag. The page loads only
- * the chunks of the elements it uses and of its language, and the elements work.
+ * the chunks of the elements it uses and of its language, and the elements work. The classic script
+ * on a page whose policy requires Trusted Types without allowing Lit's policy says once what to add.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -109,6 +110,35 @@ describe('the script-tag entry in Chromium', () => {
         '/assets/consult-elements.classic.de.js',
         '/assets/consult-elements.classic.js',
       ]);
+      await page.close();
+    });
+  }
+
+  for (const trustedTypes of ["trusted-types 'none'", 'trusted-types dompurify']) {
+    it(`the classic script on a page that requires Trusted Types and allows no policy of Lit's (${trustedTypes}): says once what to add`, async () => {
+      const page = await browser.newPage();
+      const said: string[] = [];
+      page.on('console', (message) => said.push(message.text()));
+      // The page's own policy, with the elements' Trusted Types policies left out.
+      const policy = STRICT_CSP.replace('trusted-types lit-html dompurify', trustedTypes);
+      assert.notEqual(policy, STRICT_CSP);
+      assert.match(policy, /require-trusted-types-for 'script'/);
+      await page.route(`${portal.url}/classic`, async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({
+          response,
+          headers: { ...response.headers(), 'content-security-policy': policy },
+        });
+      });
+      await page.goto(`${portal.url}/classic`);
+      const hint = (text: string) => text.startsWith('consult-elements:') && text.includes('Trusted Types');
+      const deadline = Date.now() + 10_000;
+      while (!said.some(hint) && Date.now() < deadline) await page.waitForTimeout(100);
+      // Long enough for a second report, were there one.
+      await page.waitForTimeout(1500);
+      const hints = said.filter(hint);
+      assert.equal(hints.length, 1, said.join('\n'));
+      assert.match(hints[0] ?? '', /add "trusted-types lit-html dompurify" to it/);
       await page.close();
     });
   }

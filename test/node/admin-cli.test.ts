@@ -209,6 +209,113 @@ describe('consult-admin', () => {
       assert.match(one.out, /--notify \| --no-notify/);
     });
 
+    it('accepts every flag its help names, on every command', async () => {
+      const [subscription] = await json<{ subscriptionId: string }[]>('subscriptions list usr_demo_alex');
+      let n = 0;
+      /** A value a partner might type for a placeholder of the usage line. */
+      const sample = async (placeholder: string, flag?: string): Promise<string> => {
+        n += 1;
+        switch (placeholder) {
+          case 'USER_ID':
+            return 'usr_demo_alex';
+          case 'SUBSCRIPTION_ID':
+            return subscription!.subscriptionId;
+          case 'WEBHOOK_ID': {
+            const created = await json<{ webhookId: string }>('webhooks create https://portal.example/h');
+            return created.webhookId;
+          }
+          case 'URL':
+            return 'https://portal.example/consult/webhooks';
+          case 'JSON':
+            return '{"type":"questionResolved","caseId":"cns_1","userId":"usr_1"}';
+          case 'ID':
+            return `flag-check-${n}`;
+          case 'E':
+            return `flag-check-${n}@example.org`;
+          case 'P':
+            return '+447700900123';
+          case 'L':
+            return 'de';
+          case 'C':
+            return 'DE';
+          case 'DATE':
+            return flag === '--end' ? '2027-12-31' : '2027-01-01';
+          case 'E1,E2':
+            return 'questionResolved,consultationClaimed';
+          default:
+            throw new Error(`no sample for ${placeholder}`);
+        }
+      };
+
+      // Every help text: everything, each group, each command.
+      const all = (await admin('--help')).out;
+      const names = [...all.matchAll(/^ {2}([a-z]+ [a-z-]+)\b/gm)].map((m) => m[1]!);
+      assert.ok(names.length >= 12, all);
+      const everyCommand = [...new Set([...all.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]))];
+      assert.deepEqual(
+        everyCommand.sort(),
+        ['--help', '--json'],
+        'the general help names what every command takes',
+      );
+      const usages = new Map<string, string>();
+      for (const group of new Set(names.map((name) => name.split(' ')[0]!))) {
+        const help = await admin(`${group} --help`);
+        assert.equal(help.code, EXIT.ok, help.err);
+        for (const [, name, rest] of help.out.matchAll(/^Usage: consult-admin ([a-z]+ [a-z-]+)(.*)$/gm)) {
+          usages.set(name!, rest!);
+        }
+      }
+      assert.deepEqual([...usages.keys()].sort(), [...names].sort(), 'each group’s help has each command');
+
+      const tried: string[] = [];
+      for (const name of names) {
+        const own = await admin(`${name} --help`);
+        assert.equal(own.code, EXIT.ok, own.err);
+        const usage = usages.get(name)!;
+        assert.ok(own.out.includes(usage.trim()), `${name}: its help and its group's agree`);
+        // `USER_ID`, `--flag VALUE`, `[--flag VALUE]`, `(--a A | --b B)`, `[--x | --y]`.
+        const positionals =
+          usage.replace(/[[(][^\])]*[\])]|--[a-z-]+( [A-Z][A-Z0-9_,]*)?/g, '').match(/[A-Z][A-Z_]*/g) ?? [];
+        const flags = [...usage.matchAll(/(--[a-z][a-z-]*)(?: ([A-Z][A-Z0-9_,]*))?/g)].map(
+          ([, flag, value]) => ({
+            flag: flag!,
+            value,
+          }),
+        );
+        const required = [...usage.replace(/\[[^\]]*\]/g, '').matchAll(/\(([^)]*)\)|(--[a-z][a-z-]*)/g)];
+        for (const { flag, value } of [
+          ...flags,
+          { flag: '--json', value: undefined },
+          { flag: '--help', value: undefined },
+        ]) {
+          const argv = [...name.split(' ')];
+          for (const positional of positionals) argv.push(await sample(positional));
+          // What the command needs besides: a required flag, or the first of a required choice.
+          for (const [, choice, alone] of required) {
+            const options = choice ? [...choice.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]) : [alone!];
+            if (options.includes(flag) || flags.some((f) => f.flag === options[0] && f.flag === flag))
+              continue;
+            const needed = flags.find((f) => f.flag === options[0])!;
+            argv.push(needed.flag, ...(needed.value ? [await sample(needed.value, needed.flag)] : []));
+          }
+          // `--json` beside something to do: `users update` with nothing to change is refused.
+          const first = flags[0];
+          if (flag === '--json' && first && !argv.some((word) => word.startsWith('--'))) {
+            argv.push(first.flag, ...(first.value ? [await sample(first.value, first.flag)] : []));
+          }
+          argv.push(flag, ...(value ? [await sample(value, flag)] : []));
+          const run = await admin(argv);
+          tried.push(`${name} ${flag}`);
+          assert.doesNotMatch(run.err, /unknown option/i, argv.join(' '));
+          assert.equal(run.code, EXIT.ok, `${argv.join(' ')}\n${run.err}`);
+        }
+      }
+      assert.ok(
+        tried.includes('users search --email') && tried.includes('users update --no-notify'),
+        tried.join('\n'),
+      );
+    });
+
     it('says what is wrong with a bad call, exit 2', async () => {
       for (const [line, message] of [
         ['', /Usage: consult-admin/],

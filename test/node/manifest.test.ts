@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import {
   currentReference,
   elementsOf,
+  placeholderDescription,
   readManifest,
   renderReference,
   type ElementDeclaration,
@@ -76,6 +77,23 @@ describe('custom-elements.json', () => {
         .filter(([, item]) => !item.description?.trim())
         .map(([kind, item]) => `${kind} ${item.name || '(default)'}`);
       assert.deepEqual(undescribed, []);
+    });
+
+    it(`<${tag}>: no description merely repeats the name (such as "lang attribute" or "The form.")`, () => {
+      const element = elements.get(tag) as ElementDeclaration;
+      const placeholders = [
+        ...(element.attributes ?? []).map((item) => ['attribute', item] as const),
+        ...(element.members ?? []).map((item) => [item.kind, item] as const),
+        ...(element.events ?? []).map((item) => ['event', item] as const),
+        ...(element.slots ?? []).map((item) => ['slot', item] as const),
+        ...(element.cssParts ?? []).map((item) => ['part', item] as const),
+        ...(element.cssProperties ?? []).map((item) => ['CSS property', item] as const),
+      ].flatMap(([kind, item]) => {
+        // The default slot has no name: its description must still say something.
+        const why = placeholderDescription(item.name || 'default slot', item.description);
+        return why ? [`${kind} ${item.name || '(default)'}: ${why}`] : [];
+      });
+      assert.deepEqual(placeholders, []);
     });
 
     it(`<${tag}>: its parts, slots and CSS properties are the ones the code has`, () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,7 +147,7 @@ interface Child {
   exited: Promise<number | null>;
 }
 
-function startCli(env: Record<string, string>, entry = 'src/proxy/cli.ts'): Child {
+function startCli(env: Record<string, string>, entry = 'src/proxy/cli.ts', args: string[] = []): Child {
   const {
     CONSULT_UPSTREAM_URL: _u,
     CONSULT_API_KEY: _k,
@@ -154,7 +155,7 @@ function startCli(env: Record<string, string>, entry = 'src/proxy/cli.ts'): Chil
     CONSULT_PUBLIC_URL: _p,
     ...inherited
   } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -240,6 +241,49 @@ describe('consult-proxy as a process', () => {
       notSandbox?.close(() => resolve());
       notSandbox?.closeAllConnections();
     });
+  });
+
+  for (const flag of ['--help', '-h']) {
+    it(`${flag}: prints what it is and every variable it reads, exit 0, and starts nothing`, async () => {
+      // An environment it would start with: the help must not start it.
+      const child = startCli(
+        {
+          CONSULT_UPSTREAM_URL: sandbox.url,
+          CONSULT_API_KEY: 'sandbox-api-key',
+          CONSULT_SESSION_SECRET: SECRET,
+          CONSULT_DEMO_SIGN_IN: '1',
+          PORT: '0',
+        },
+        'src/proxy/cli.ts',
+        [flag],
+      );
+      children.push(child);
+      const code = await within(child.exited, CHILD_TIMEOUT_MS, 'the CLI to exit');
+      assert.equal(code, 0, child.output());
+      assert.match(child.output(), /^Usage: consult-proxy \[--help\]$/m);
+      // Every variable readProxyEnv reads.
+      const source = readFileSync(join(ROOT, 'src/proxy/cli.ts'), 'utf8');
+      const read = new Set(
+        [...source.slice(0, source.indexOf('export const HELP')).matchAll(/'(CONSULT_[A-Z_]+|PORT)'/g)].map(
+          (m) => m[1]!,
+        ),
+      );
+      assert.ok(read.size >= 12, [...read].join(' '));
+      for (const name of read) assert.match(child.output(), new RegExp(`^  ${name} `, 'm'), name);
+      assert.doesNotMatch(child.output(), /consult-proxy on http|cannot start/);
+    });
+  }
+
+  it('an argument it does not take: exits 2 and says it is configured from the environment', async () => {
+    const child = startCli({ ...GOOD, CONSULT_DEMO_SIGN_IN: '1', PORT: '0' }, 'src/proxy/cli.ts', [
+      '--port',
+      '80',
+    ]);
+    children.push(child);
+    const code = await within(child.exited, CHILD_TIMEOUT_MS, 'the CLI to exit');
+    assert.equal(code, 2, child.output());
+    assert.match(child.output(), /unknown argument "--port"; it is configured from the environment/);
+    assert.match(child.output(), /Usage: consult-proxy/);
   });
 
   it('with a missing variable: exits 1 and names it', async () => {

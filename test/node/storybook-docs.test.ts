@@ -5,10 +5,16 @@
  * sections.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import manifest from '../../custom-elements.json' with { type: 'json' };
-import { manifestForDocs, pasteableSnippet, withoutReadOnlyControls } from '../../.storybook/docs-tools.js';
+import { placeholderDescription } from '../../scripts/element-reference.js';
+import {
+  LOADER_SCRIPT,
+  manifestForDocs,
+  pasteableSnippet,
+  withoutReadOnlyControls,
+} from '../../.storybook/docs-tools.js';
 import { readmePassage, readmeSection } from '../../stories/support/readme.js';
 
 const readme = readFileSync('README.md', 'utf8');
@@ -22,6 +28,63 @@ describe('Storybook’s docs pages', () => {
       '<script type="module" src="/assets/consult-elements.js"></script>\n\n' +
         '<consult-session endpoint="/consult" theme="dark"><consult-form></consult-form></consult-session>',
     );
+  });
+
+  it('"Show code" has the loader’s script tag once, though Storybook transforms the snippet twice', () => {
+    const rendered =
+      '<consult-session lang="ar" theme=""><!--?lit$1$--><case-history></case-history><!----></consult-session>';
+    const once = pasteableSnippet(rendered);
+    // Where the story renders, then again on the docs page (addon-docs' Source block).
+    const twice = pasteableSnippet(once);
+    assert.equal(twice, once);
+    assert.equal(twice.split(LOADER_SCRIPT).length - 1, 1);
+    assert.equal(twice.match(/endpoint=/g)?.length, 1);
+  });
+
+  it('"Show code" of a story with no element is its HTML, with no script tag', () => {
+    assert.equal(pasteableSnippet('<p>No consultations yet.</p><!---->'), '<p>No consultations yet.</p>');
+  });
+
+  it('"Show code" keeps a survey given as JSON in a child script', () => {
+    const rendered =
+      '<consult-session><prescription-request><script type="application/json">{"questions":[]}</script></prescription-request></consult-session>';
+    assert.match(
+      pasteableSnippet(rendered),
+      /<prescription-request><script type="application\/json">\{"questions":\[\]\}<\/script><\/prescription-request>/,
+    );
+  });
+
+  it('the prescription-request stories give their survey as markup, which "Show code" shows', () => {
+    const source = readFileSync('stories/prescription-request.stories.ts', 'utf8');
+    // A `.survey=${…}` property binding leaves no trace in the rendered HTML: pasted, the element has no survey.
+    assert.doesNotMatch(source, /\.survey=/);
+    assert.match(source, /<script type="application\/json">/);
+  });
+
+  it('no story control has a description that merely repeats its name (such as "`lang` attribute")', () => {
+    const files = readdirSync('stories', { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
+    const described = files.flatMap((file) =>
+      [
+        ...readFileSync(`stories/${file}`, 'utf8').matchAll(
+          /(\w+|'[^']+'):\s*\{[^{}]*?\bdescription:\s*(?:'([^']*)'|"([^"]*)"|`([^`]*)`)/g,
+        ),
+      ].map(([, name, ...texts]) => ({
+        file,
+        name: name!.replace(/'/g, ''),
+        text: texts.find((t) => t !== undefined),
+      })),
+    );
+    assert.ok(
+      described.some((d) => d.name === 'member'),
+      'the controls are found',
+    );
+    const placeholders = described.flatMap(({ file, name, text }) => {
+      const why = placeholderDescription(name, text);
+      return why ? [`${file} ${name}: ${why}`] : [];
+    });
+    assert.deepEqual(placeholders, []);
   });
 
   it('lists parts as ::part(name), so a slot of the same name keeps its row', () => {

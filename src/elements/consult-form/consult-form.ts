@@ -30,16 +30,16 @@ import { QuestionsDraft } from './questions-draft.js';
  * @event consult-error - Loading or sending failed: `{ code, status, operation }`.
  *
  * @csspart base - The wrapper of every state.
- * @csspart form - The form.
+ * @csspart form - The `<form>` around the questions, the counter and the send button, below the emergency notice.
  * @csspart question - Each question: label, text box, counter and messages.
  * @csspart character-count - The characters-left counter of a question near its limit.
  * @csspart counter - How many questions are used and left.
  * @csspart add-button - The "add another question" button.
- * @csspart submit-button - The send button.
+ * @csspart submit-button - The button that sends the questions ("Send to a doctor", then "Sending…").
  * @csspart hint - Why the send button waits, while the member's plan is being checked.
  * @csspart notice - Status notices: loading, errors, no subscription, inactive account, sent.
  * @csspart retry-button - "Try again" in an error notice.
- * @csspart emergency - The emergency notice.
+ * @csspart emergency - The note above the questions telling the member to call the emergency number rather than ask here.
  *
  * @cssprop --consult-form-gap - Space between the form's blocks. Default `--consult-spacing` (1rem).
  */

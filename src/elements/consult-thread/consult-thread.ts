@@ -35,14 +35,14 @@ type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
  * @event consult-error - Loading or sending failed (`{ code, status, operation }`).
  *
  * @csspart base - The wrapper of everything.
- * @csspart status - The status badge.
+ * @csspart status - The badge saying where the consultation stands: open, in progress, answered, closed or canceled.
  * @csspart question - A question the member asked: its heading, time and text.
  * @csspart answer - An answer, rendered from markdown.
  * @csspart professional - Who gave an answer: name, role and time.
  * @csspart waiting - Where the latest question stands (sent, being reviewed, answered) and how long answers usually take.
  * @csspart followup - The follow-up box, or why no more can be asked.
- * @csspart followup-input - Its text area.
- * @csspart submit-button - Its send button.
+ * @csspart followup-input - The follow-up box's text area, where the member types another question.
+ * @csspart submit-button - The follow-up box's button that sends the question.
  * @csspart start-new-button - "Start a new consultation", once no more can be asked here.
  * @csspart notice - Messages: no consultation, load errors, why no more can be asked, send errors.
  * @csspart retry-button - "Try again" in an error notice.

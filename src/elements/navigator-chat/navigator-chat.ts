@@ -38,14 +38,14 @@ export { hasPhysicalKeyboard } from './composer.js';
  * @csspart base - The wrapper of everything.
  * @csspart log - The list of messages, a polite live region.
  * @csspart suggestion - An example question offered before the first message.
- * @csspart message - One message.
+ * @csspart message - Each message in the list, the member's or the navigator's, with its sender and time.
  * @csspart retry-button - The button that sends a failed message again.
  * @csspart emergency-call - On an urgent reply, the emergency number to call (a `tel:` link), or the words to call the local one.
  * @csspart handoff-button - "Ask a doctor about this" on a reply that suggests a doctor.
  * @csspart typing - The typing indicator while the navigator answers.
  * @csspart composer - The form at the bottom.
- * @csspart input - Its text area.
- * @csspart send-button - Its send button.
+ * @csspart input - The composer's text area, where the member types a message.
+ * @csspart send-button - The composer's button that sends the message.
  *
  * @cssprop --consult-chat-max-height - How tall the message list grows before it scrolls. Default 28rem.
  */

@@ -50,9 +50,9 @@ interface PrescriptionDraft {
  *
  * @csspart request - A request sent on this page: what was asked for, its status and time.
  * @csspart base - The wrapper of everything.
- * @csspart form - The form.
+ * @csspart form - The `<form>` holding the survey's questions and the send button.
  * @csspart question - One question: its label, hint, field and error.
- * @csspart submit-button - "Send request".
+ * @csspart submit-button - The button that sends the request ("Send request", then "Sending…").
  * @csspart notice - Sent, refused, failed or unavailable.
  */
 export class PrescriptionRequest extends SessionElement {
