@@ -14,7 +14,7 @@ import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
 import { startSandboxServer, type SandboxServer } from '../src/sandbox/node.js';
 
 export interface ScriptTagPortal {
-  /** The portal's origin; the built files are under `/assets/`, the proxy under `/consult`. */
+  /** The portal's origin; the built files are under `/assets/`, the proxy under `basePath` (`/consult`). */
   url: string;
   proxy: ProxyServer;
   sandbox: SandboxServer;
@@ -30,6 +30,8 @@ export interface ScriptTagPortalOptions {
   classic?: boolean;
   /** Each browser file is answered this much later, like a far-away server: round trips show. */
   assetDelayMs?: number;
+  /** Where the proxy is mounted. Default `/consult`. */
+  basePath?: string;
 }
 
 /**
@@ -39,7 +41,13 @@ export interface ScriptTagPortalOptions {
  */
 export async function startScriptTagPortal(
   pages: Record<string, string | (() => string)>,
-  { member = 'alex', pageHeaders = {}, classic = false, assetDelayMs = 0 }: ScriptTagPortalOptions = {},
+  {
+    member = 'alex',
+    pageHeaders = {},
+    classic = false,
+    assetDelayMs = 0,
+    basePath = '/consult',
+  }: ScriptTagPortalOptions = {},
 ): Promise<ScriptTagPortal> {
   const outDir = mkdtempSync(join(tmpdir(), 'consult-portal-'));
   await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
@@ -67,6 +75,7 @@ export async function startScriptTagPortal(
     sessionSecret: 'script-tag-portal-session-secret-0123456789abcdef012345',
     authenticate: async () => ({ uniqueId: member }),
     port: 0,
+    basePath,
     logger: () => undefined,
     extend: serve,
   });

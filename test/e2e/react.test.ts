@@ -1,7 +1,7 @@
 /**
  * `consult-elements/react` mounted by React DOM in Chromium: a partner's React app (bundled as a
  * partner's bundler would) renders the session and the form; the member types and sends, and the
- * app's `onConsultSubmitted` prop receives the typed event.
+ * app's `onConsultSubmitted` prop receives the typed event; every call goes to the `endpoint` prop.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -23,7 +23,7 @@ describe('the React components in Chromium', () => {
     const app = await bundleForBrowser(fileURLToPath(new URL('./fixtures/react-app.ts', import.meta.url)));
     portal = await startScriptTagPortal(
       { '/react': PAGE, '/react-app.js': app },
-      { pageHeaders: { 'content-security-policy': STRICT_CSP } },
+      { pageHeaders: { 'content-security-policy': STRICT_CSP }, basePath: '/api/consult' },
     );
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
@@ -40,6 +40,12 @@ describe('the React components in Chromium', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
     });
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const { origin, pathname } = new URL(request.url());
+      if (origin === portal.url && !pathname.startsWith('/assets/') && !pathname.startsWith('/react'))
+        calls.push(pathname);
+    });
     await page.goto(`${portal.url}/react`);
     const question = page.locator('consult-session consult-form textarea').first();
     await question.click();
@@ -48,6 +54,13 @@ describe('the React components in Chromium', () => {
     const sent = await page.locator('#app-sent').textContent({ timeout: 15_000 });
     assert.match(sent ?? '', /^Sent: cns_\w+ \(1\)$/);
     assert.deepEqual(problems, []);
+    // The endpoint prop governs every call: sign-in, the plan, the question, the stream.
+    assert.ok(calls.includes('/api/consult/session'), calls.join(' '));
+    assert.ok(calls.includes('/api/consult/consultation'), calls.join(' '));
+    assert.deepEqual(
+      calls.filter((path) => !path.startsWith('/api/consult/')),
+      [],
+    );
     await page.close();
   });
 });
