@@ -39,6 +39,21 @@ export const messages = {
       `<${tag}> has no attribute "${name}"${near ? `: did you mean "${near}"?` : '.'} Its attributes: ${known.join(', ')}.`,
     );
   },
+  /**
+   * An attribute named after one of the element's properties (`suggestions`, or `chunksize` for
+   * `chunkSize`): a framework bound the property before the element was defined, could not find
+   * it, and set an attribute instead, with the value turned into text.
+   */
+  property(tag: string, name: string, property: string, attribute?: string): void {
+    tell(
+      `${tag}[${name}]`,
+      `<${tag}> has an attribute "${name}" where it takes the property ${property}: a framework that binds a ` +
+        'value before the element is defined sets an attribute instead, with the value turned into text ' +
+        `(Vue does, for :${property}="…"), so the element never gets it. Bind it as a property: ` +
+        `:${property}.prop="…" in Vue, .${property}=\${…} in Lit, element.${property} = … in a script` +
+        `${attribute ? `; or use its attribute, ${attribute}` : ''}.`,
+    );
+  },
   /** Outside `<consult-session>`, with no endpoint and no session set. */
   noSession(tag: string): void {
     tell(

@@ -47,10 +47,30 @@ export async function blockedByContentPolicy(url: string): Promise<boolean> {
 const EVERYWHERE =
   /^(?:aria-|data-|on)|^(?:id|class|style|slot|part|exportparts|lang|dir|hidden|inert|title|role|tabindex|is|nonce|autofocus|translate|draggable|spellcheck|enterkeyhint|inputmode|contenteditable|accesskey|popover|theme)$/;
 
-/** Names each attribute of `element` that it does not have. */
-export function checkAttributes(element: Element, known: readonly string[]): void {
+/**
+ * Names each attribute of `element` that it does not have. One named after a public property (its
+ * name lowercased, as HTML does, or written with dashes) is that property bound before the element
+ * was defined, which a framework then sets as an attribute instead: the console says how to bind it.
+ */
+export function checkAttributes(
+  element: Element,
+  known: readonly string[],
+  properties: ReadonlyMap<PropertyKey, { attribute?: boolean | string; state?: boolean }> = new Map(),
+): void {
   for (const { name } of element.attributes) {
-    if (!EVERYWHERE.test(name) && !known.includes(name))
+    if (EVERYWHERE.test(name) || known.includes(name)) continue;
+    const found = [...properties].find(
+      ([key, { state }]) =>
+        typeof key === 'string' &&
+        !state &&
+        (key.toLowerCase() === name || key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) === name),
+    );
+    if (!found) {
       tellDeveloper('attribute', element.localName, name, known);
+      continue;
+    }
+    const [property, { attribute = true }] = found as [string, { attribute?: boolean | string }];
+    const own = attribute === true ? property.toLowerCase() : attribute || undefined;
+    tellDeveloper('property', element.localName, name, property, own);
   }
 }

@@ -83,6 +83,11 @@ export function errorNotice(text: string, retry: string, onRetry: () => void): T
  * The base of every element: shared host styles and tokens, reactive `lang` and `dir`, strings in
  * the element's language (loaded before it renders, so there is no flash of English), typed events,
  * and a `define()` that never throws.
+ *
+ * A property set on an element before the loader defines it (by a script, or by a framework such
+ * as Vue with `.prop`) is an own property of the plain element, which would hide the accessor. Lit
+ * takes such properties off the instance as it upgrades and sets them through their accessors
+ * before the first update, so every element keeps them (test/browser/before-defined.test.ts).
  */
 export class ConsultElement extends LitElement implements LocalizedHost {
   static override styles = [hostStyles];
@@ -181,8 +186,12 @@ export class ConsultElement extends LitElement implements LocalizedHost {
     connected.add(this);
     watchLanguages();
     this.#useSystemFontIfPageHasNone();
-    // A misspelt attribute does nothing, silently: the console says so, once.
-    if (!this.hasUpdated) checkAttributes(this, (this.constructor as typeof LitElement).observedAttributes);
+    // A misspelt attribute does nothing, silently, and a property a framework set as an attribute
+    // (bound before the element was defined) never arrives: the console says so, once.
+    if (!this.hasUpdated) {
+      const { observedAttributes, elementProperties } = this.constructor as typeof LitElement;
+      checkAttributes(this, observedAttributes, elementProperties);
+    }
   }
 
   /**
