@@ -5,6 +5,7 @@
 import type { messages } from '../developer-messages.js';
 
 type Messages = typeof messages;
+type Properties = Parameters<Messages['attribute']>[3];
 
 /** Says `kind` on the console, with the fix. */
 export function tellDeveloper<K extends keyof Messages>(kind: K, ...args: Parameters<Messages[K]>): void {
@@ -48,29 +49,12 @@ const EVERYWHERE =
   /^(?:aria-|data-|on)|^(?:id|class|style|slot|part|exportparts|lang|dir|hidden|inert|title|role|tabindex|is|nonce|autofocus|translate|draggable|spellcheck|enterkeyhint|inputmode|contenteditable|accesskey|popover|theme)$/;
 
 /**
- * Names each attribute of `element` that it does not have. One named after a public property (its
- * name lowercased, as HTML does, or written with dashes) is that property bound before the element
- * was defined, which a framework then sets as an attribute instead: the console says how to bind it.
+ * Names each attribute of `element` that it does not have; one named after a property (`properties`,
+ * the element's) is that property bound before the element was defined, and said so.
  */
-export function checkAttributes(
-  element: Element,
-  known: readonly string[],
-  properties: ReadonlyMap<PropertyKey, { attribute?: boolean | string; state?: boolean }> = new Map(),
-): void {
+export function checkAttributes(element: Element, known: readonly string[], properties?: Properties): void {
   for (const { name } of element.attributes) {
-    if (EVERYWHERE.test(name) || known.includes(name)) continue;
-    const found = [...properties].find(
-      ([key, { state }]) =>
-        typeof key === 'string' &&
-        !state &&
-        (key.toLowerCase() === name || key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) === name),
-    );
-    if (!found) {
-      tellDeveloper('attribute', element.localName, name, known);
-      continue;
-    }
-    const [property, { attribute = true }] = found as [string, { attribute?: boolean | string }];
-    const own = attribute === true ? property.toLowerCase() : attribute || undefined;
-    tellDeveloper('property', element.localName, name, property, own);
+    if (!EVERYWHERE.test(name) && !known.includes(name))
+      tellDeveloper('attribute', element.localName, name, known, properties);
   }
 }

@@ -393,12 +393,11 @@ describe('messages for the partner’s developer, on the console', () => {
   it('says an attribute named after a property is that property bound too early, and how to bind it', async () => {
     // What a framework leaves when it binds chunkSize before the element is defined (HTML lowercases it).
     await fixture(html`<case-history chunksize="20"></case-history>`);
-    await waitUntil(() => ours().some((m) => m.includes('"chunksize"')), 'said');
-    const said = ours().find((m) => m.includes('"chunksize"'))!;
+    await waitUntil(() => ours().some((m) => m.includes('property chunkSize')), 'said');
+    const said = ours().find((m) => m.includes('property chunkSize'))!;
     expect(said)
-      .to.contain('<case-history> has an attribute "chunksize" where it takes the property chunkSize')
-      .and.contain(':chunkSize.prop="…" in Vue')
-      .and.contain('or use its attribute, chunk-size')
+      .to.contain('<case-history> got its property chunkSize as text, in an attribute')
+      .and.contain(':chunkSize.prop="…" in Vue, or the attribute chunk-size.')
       .and.not.contain('has no attribute');
   });
 

@@ -133,12 +133,12 @@ describe('the elements in a Vue app', () => {
       expect(chat.getAttribute('suggestions')).to.equal(SUGGESTIONS.join(','));
       NavigatorChat.define('acme-chat');
       expect((chat as NavigatorChat).suggestions).to.equal(undefined);
-      await waitUntil(() => said.some((m) => m.includes('"suggestions"')), 'the console says so', {
+      await waitUntil(() => said.some((m) => m.includes('property suggestions')), 'the console says so', {
         timeout: 5000,
       });
-      const message = said.find((m) => m.includes('"suggestions"'))!;
+      const message = said.find((m) => m.includes('property suggestions'))!;
       expect(message)
-        .to.contain('<acme-chat> has an attribute "suggestions" where it takes the property suggestions')
+        .to.contain('<acme-chat> got its property suggestions as text, in an attribute')
         .and.contain(':suggestions.prop="…" in Vue')
         .and.not.contain('has no attribute');
     } finally {
