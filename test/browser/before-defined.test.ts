@@ -146,6 +146,26 @@ describe('properties set before an element is defined', () => {
     expect(find('case-history').getAttribute('theme')).to.equal('dark');
   });
 
+  it('read back at once when the element is defined, and one set again before its first update wins', async () => {
+    const chat = document.createElement('later-navigator-chat') as NavigatorChat;
+    chat.session = session;
+    chat.suggestions = ['Set before it was defined'];
+    container.append(chat);
+    NavigatorChat.define('later-navigator-chat');
+    expect(chat.suggestions).to.deep.equal(['Set before it was defined']);
+    // Defined, not rendered yet: a framework updating its binding now must not be undone by the first update.
+    expect(chat.hasUpdated).to.equal(false);
+    chat.suggestions = ['Set once it was defined'];
+    await chat.updateComplete;
+    expect(chat.suggestions).to.deep.equal(['Set once it was defined']);
+    await waitUntil(() => chat.shadowRoot!.querySelector('[part~=suggestion]'), 'the suggestion shows', {
+      timeout: 5000,
+    });
+    expect(chat.shadowRoot!.querySelector('[part~=suggestion]')!.textContent!.trim()).to.equal(
+      'Set once it was defined',
+    );
+  });
+
   it('are kept when set after the tag is defined but before the element is upgraded', async () => {
     const elements = ELEMENTS.map(({ tag }) => {
       const name = `acme-${tag}`;

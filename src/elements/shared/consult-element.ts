@@ -83,11 +83,6 @@ export function errorNotice(text: string, retry: string, onRetry: () => void): T
  * The base of every element: shared host styles and tokens, reactive `lang` and `dir`, strings in
  * the element's language (loaded before it renders, so there is no flash of English), typed events,
  * and a `define()` that never throws.
- *
- * A property set on an element before the loader defines it (by a script, or by a framework such
- * as Vue with `.prop`) is an own property of the plain element, which would hide the accessor. Lit
- * takes such properties off the instance as it upgrades and sets them through their accessors
- * before the first update, so every element keeps them (test/browser/before-defined.test.ts).
  */
 export class ConsultElement extends LitElement implements LocalizedHost {
   static override styles = [hostStyles];
@@ -128,6 +123,15 @@ export class ConsultElement extends LitElement implements LocalizedHost {
     }
     if (!registeredNames.has(this)) registeredNames.set(this, name);
     if (this.acceptsHandoff) handoffNames.add(name);
+    // What a page set on the plain elements already there (a script, Vue's `.prop`) would hide the
+    // accessors: it is taken off them and set again through the accessors once they are upgraded, so
+    // it reads back at once, and Lit's own replay at the first update (which it does for an element
+    // upgraded later) cannot undo a value set in between (test/browser/before-defined.test.ts).
+    const early = [...(globalThis.document?.querySelectorAll(name) ?? [])].map((element) => {
+      const own = { ...element };
+      for (const key in own) Reflect.deleteProperty(element, key);
+      return [element, own] as const;
+    });
     try {
       registry.define(name, this);
       return this;
@@ -137,6 +141,8 @@ export class ConsultElement extends LitElement implements LocalizedHost {
       const alias = class extends this {};
       registry.define(name, alias);
       return alias;
+    } finally {
+      for (const [element, own] of early) Object.assign(element, own);
     }
   }
 
