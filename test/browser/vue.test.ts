@@ -26,11 +26,14 @@ const isCustomElement = (tag: string) =>
 const SUGGESTIONS = ['Is walking enough exercise?', 'Should I drink more water?'];
 const QUESTION = 'Can I take ibuprofen with my blood pressure tablets?';
 
-/** The partner's page: a session with a form and the navigator, the form's event counted. */
-const TEMPLATE = (bind: ':' | '.') => `
-  <consult-session ${bind}fetch="backendFetch" ${bind}tokenProvider="signIn" reply-hours="12">
+/**
+ * The partner's page: a session with a form and the navigator, the form's event counted. Its
+ * properties bound with a plain `:`, or as properties: `.name` and its long form `:name.prop`.
+ */
+const TEMPLATE = (as: 'plain' | 'prop') => `
+  <consult-session ${as === 'prop' ? '.' : ':'}fetch="backendFetch" ${as === 'prop' ? '.' : ':'}tokenProvider="signIn" reply-hours="12">
     <consult-form @consult-submitted="sent++"></consult-form>
-    <navigator-chat ${bind}suggestions="suggestions" for="consult-form"></navigator-chat>
+    <navigator-chat :suggestions${as === 'prop' ? '.prop' : ''}="suggestions" for="consult-form"></navigator-chat>
   </consult-session>
   <p>Sent: {{ sent }}</p>`;
 
@@ -85,7 +88,7 @@ describe('the elements in a Vue app', () => {
 
   it('mounted before the elements are defined: properties bound with .prop arrive, and a question is sent', async () => {
     expect(customElements.get('consult-session')).to.equal(undefined);
-    const mounted = mount(TEMPLATE('.'), backend, root);
+    const mounted = mount(TEMPLATE('prop'), backend, root);
     app = mounted.app;
     // Vue rendered plain elements; the loader saw their tags on the page and defines them.
     const session = root.querySelector<ConsultSession>('consult-session')!;
@@ -148,7 +151,7 @@ describe('the elements in a Vue app', () => {
 
   it('mounted once the elements are defined: plain : bindings set properties, and follow the app’s state', async () => {
     await Promise.all(['consult-session', 'consult-form', 'navigator-chat'].map(whenLoaded));
-    const mounted = mount(TEMPLATE(':'), backend, root);
+    const mounted = mount(TEMPLATE('plain'), backend, root);
     app = mounted.app;
     const session = root.querySelector<ConsultSession>('consult-session')!;
     await waitUntil(() => session.manager.status === 'ready', 'the session signs in', { timeout: 5000 });
