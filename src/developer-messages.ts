@@ -7,6 +7,9 @@ import { TRUSTED_TYPES_MISSING } from './trusted-types-message.js';
 
 const said = new Set<string>();
 
+/** An element's reactive properties, as Lit declares them. */
+type Properties = ReadonlyMap<PropertyKey, { attribute?: boolean | string; state?: boolean }>;
+
 function tell(key: string, message: string): void {
   if (said.has(key)) return;
   said.add(key);
@@ -31,8 +34,22 @@ function distance(a: string, b: string): number {
 }
 
 export const messages = {
-  /** An attribute the element does not have, with the closest one it does. */
-  attribute(tag: string, name: string, known: readonly string[]): void {
+  /**
+   * An attribute the element does not have, with the closest one it does; or one named after a
+   * property (`suggestions`, `chunksize` for `chunkSize`): a framework bound the property before the
+   * element was defined and, not finding it, set an attribute instead, with the value as text.
+   */
+  attribute(tag: string, name: string, known: readonly string[], properties: Properties = new Map()): void {
+    for (const [key, { attribute, state }] of properties) {
+      const property = String(key);
+      if (!state && [property, property.replace(/[A-Z]/g, '-$&')].some((form) => form.toLowerCase() === name))
+        return tell(
+          `${tag}[${name}]`,
+          `<${tag}> got its property ${property} as text, in an attribute: a framework binding it before the ` +
+            `element is defined does that. Bind it as a property, :${property}.prop="…" in Vue` +
+            `${typeof attribute === 'string' ? `, or the attribute ${attribute}` : ''}.`,
+        );
+    }
     const near = known.find((candidate) => distance(candidate, name) <= 2);
     tell(
       `${tag}[${name}]`,

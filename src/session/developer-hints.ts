@@ -5,6 +5,7 @@
 import type { messages } from '../developer-messages.js';
 
 type Messages = typeof messages;
+type Properties = Parameters<Messages['attribute']>[3];
 
 /** Says `kind` on the console, with the fix. */
 export function tellDeveloper<K extends keyof Messages>(kind: K, ...args: Parameters<Messages[K]>): void {
@@ -70,10 +71,13 @@ export async function refusedByCors(url: string): Promise<boolean> {
 const EVERYWHERE =
   /^(?:aria-|data-|on)|^(?:id|class|style|slot|part|exportparts|lang|dir|hidden|inert|title|role|tabindex|is|nonce|autofocus|translate|draggable|spellcheck|enterkeyhint|inputmode|contenteditable|accesskey|popover|theme)$/;
 
-/** Names each attribute of `element` that it does not have. */
-export function checkAttributes(element: Element, known: readonly string[]): void {
+/**
+ * Names each attribute of `element` that it does not have; one named after a property (`properties`,
+ * the element's) is that property bound before the element was defined, and said so.
+ */
+export function checkAttributes(element: Element, known: readonly string[], properties?: Properties): void {
   for (const { name } of element.attributes) {
     if (!EVERYWHERE.test(name) && !known.includes(name))
-      tellDeveloper('attribute', element.localName, name, known);
+      tellDeveloper('attribute', element.localName, name, known, properties);
   }
 }

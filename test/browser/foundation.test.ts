@@ -390,6 +390,17 @@ describe('messages for the partner’s developer, on the console', () => {
     expect(ours().join()).to.not.contain('data-test').and.not.contain('aria-label');
   });
 
+  it('says an attribute named after a property is that property bound too early, and how to bind it', async () => {
+    // What a framework leaves when it binds chunkSize before the element is defined (HTML lowercases it).
+    await fixture(html`<case-history chunksize="20"></case-history>`);
+    await waitUntil(() => ours().some((m) => m.includes('property chunkSize')), 'said');
+    const said = ours().find((m) => m.includes('property chunkSize'))!;
+    expect(said)
+      .to.contain('<case-history> got its property chunkSize as text, in an attribute')
+      .and.contain(':chunkSize.prop="…" in Vue, or the attribute chunk-size.')
+      .and.not.contain('has no attribute');
+  });
+
   it('says when an element has no session and no endpoint, and how to give it one', async () => {
     // A name of its own: each cause is said once per page, and other tests here use <case-history> alone.
     CaseHistory.define('lonely-history');

@@ -140,14 +140,17 @@ describe('Storybook’s docs pages', () => {
       assert.match(readmeSection(readme, heading).toLowerCase(), new RegExp(must.toLowerCase()), heading);
     }
     assert.match(
-      readmePassage(readme, 'In React, `consult-elements/react`', '`<consult-session>` signs the member in'),
+      readmePassage(readme, 'In React, `consult-elements/react`', 'In Vue 3, the elements'),
       /consult-elements\/react/,
     );
+    const vue = readmePassage(readme, 'In Vue 3, the elements', '`<consult-session>` signs the member in');
+    assert.match(vue, /isCustomElement/);
+    assert.match(vue, /\.suggestions="suggestions"/);
     assert.match(
       readmePassage(readme, 'For a page that cannot load modules', 'With a bundler, import from the package'),
       /consult-elements\.classic\.js/,
     );
-    for (const page of ['getting-started', 'react', 'classic-script', 'troubleshooting']) {
+    for (const page of ['getting-started', 'react', 'vue', 'classic-script', 'troubleshooting']) {
       assert.match(readFileSync(`stories/${page}.mdx`, 'utf8'), /readme(Section|Passage)\(readme/, page);
     }
   });

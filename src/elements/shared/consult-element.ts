@@ -123,6 +123,15 @@ export class ConsultElement extends LitElement implements LocalizedHost {
     }
     if (!registeredNames.has(this)) registeredNames.set(this, name);
     if (this.acceptsHandoff) handoffNames.add(name);
+    // What a page set on the plain elements already there (a script, Vue's `.prop`) would hide the
+    // accessors: it is taken off them and set again through the accessors once they are upgraded, so
+    // it reads back at once, and Lit's own replay at the first update (which it does for an element
+    // upgraded later) cannot undo a value set in between (test/browser/before-defined.test.ts).
+    const early = [...(globalThis.document?.querySelectorAll(name) ?? [])].map((element) => {
+      const own = { ...element };
+      for (const key in own) Reflect.deleteProperty(element, key);
+      return [element, own] as const;
+    });
     try {
       registry.define(name, this);
       return this;
@@ -132,6 +141,8 @@ export class ConsultElement extends LitElement implements LocalizedHost {
       const alias = class extends this {};
       registry.define(name, alias);
       return alias;
+    } finally {
+      for (const [element, own] of early) Object.assign(element, own);
     }
   }
 
@@ -181,8 +192,12 @@ export class ConsultElement extends LitElement implements LocalizedHost {
     connected.add(this);
     watchLanguages();
     this.#useSystemFontIfPageHasNone();
-    // A misspelt attribute does nothing, silently: the console says so, once.
-    if (!this.hasUpdated) checkAttributes(this, (this.constructor as typeof LitElement).observedAttributes);
+    // A misspelt attribute does nothing, silently, and a property a framework set as an attribute
+    // (bound before the element was defined) never arrives: the console says so, once.
+    if (!this.hasUpdated) {
+      const { observedAttributes, elementProperties } = this.constructor as typeof LitElement;
+      checkAttributes(this, observedAttributes, elementProperties);
+    }
   }
 
   /**
