@@ -1,18 +1,19 @@
 /**
  * The README's Next.js (App Router) recipe, from the published package. The package is packed
- * (`npm pack`, as npm publishes it) and installed into a fresh folder outside the repository with
- * Next.js, React and TypeScript at the versions the repository tests with; the example
+ * (`npm pack`, as npm publishes it) into a fresh folder outside the repository, and the recipe's
+ * commands run as written: its install lines (with Next.js, React and TypeScript at the versions
+ * the repository tests with, which npm finds in its cache), the example copied out of the package
  * (examples/nextjs-app-router: a Server Component page rendering `consult-elements/react`, a
- * client component of it with an event prop, the proxy in a route handler) is copied in, and
- * `next build` must pass without a word about elements "already defined". Then `next start`
- * serves it in front of the sandbox, whose simulated professionals answer by themselves: a member
- * signs in the example's development way and asks in Chromium; the client component hears
- * `consult-submitted`, and the answer, pushed by the service's webhook through the route handler
- * and the event stream, appears on the page with no console error.
+ * client component with an event prop, the proxy in a route handler, all three shown in the README
+ * word for word), and `next build`, which must pass without a word about elements "already
+ * defined". Then `next start` serves it with the recipe's variables, in front of the sandbox (in
+ * this process, its professionals quicker): a member signs in at the recipe's address and asks in
+ * Chromium; the client component hears `consult-submitted`, and the answer, pushed by the service's
+ * webhook through the route handler and the event stream, appears on the page with no console error.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,36 @@ import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = join(root, 'examples/nextjs-app-router');
+
+/** The README's recipe: its shell commands, the address it tells the member to open, and its code. */
+function readRecipe(): { commands: string[]; signInPath: string; section: string } {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const from = readme.indexOf('### Next.js (App Router)');
+  assert.ok(from > 0, 'the README has a Next.js (App Router) section');
+  const section = readme.slice(from, readme.indexOf('\n### ', from + 1));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(block, 'the recipe has a shell block');
+  // One command per line; a line ending in a backslash goes on.
+  const commands = block
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+  const signInPath = /http:\/\/127\.0\.0\.1:3000(\/dev\/sign-in\?member=\w+)/.exec(section)?.[1];
+  assert.ok(signInPath, 'the recipe says where to sign in');
+  return { commands, signInPath, section };
+}
+
+/** `A=1 B=two npx next start` → the variables and the command. */
+function splitEnvironment(command: string): { env: Record<string, string>; argv: string[] } {
+  const words = command.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (words[0] && /^[A-Z_]+=/.test(words[0])) {
+    const [name = '', ...value] = (words.shift() as string).split('=');
+    env[name] = value.join('=');
+  }
+  return { env, argv: words };
+}
 
 /** `next@16.4.6`: a package at the version installed in the repository, so npm finds it in its cache. */
 const sameAsRepository = (name: string) =>
@@ -83,6 +114,12 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
   let browser: Browser | undefined;
   let buildOutput = '';
   const seconds: Record<string, number> = {};
+  const { commands, signInPath, section } = readRecipe();
+  const command = (pattern: RegExp): string => {
+    const found = commands.find((c) => pattern.test(c));
+    assert.ok(found, `the recipe runs ${pattern}`);
+    return found;
+  };
   const timed = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
     try {
@@ -103,23 +140,29 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
       return join(folder, packed.filename);
     });
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'partner-portal', private: true }));
-    await timed('install', () =>
-      run(
-        'npm',
-        [
-          'install',
-          '--no-audit',
-          '--no-fund',
-          '--prefer-offline',
-          tarball,
-          ...['hono', 'next', 'react', 'react-dom'].map(sameAsRepository),
-          ...['typescript', '@types/react', '@types/react-dom', '@types/node'].map(sameAsRepository),
-        ],
-        { cwd: folder, maxBuffer: 64 * 1024 * 1024 },
-      ),
+    // The install lines as written, with the packed file for consult-elements.
+    const installs = commands.filter((c) => c.startsWith('npm install '));
+    assert.equal(installs.length, 2, 'the recipe installs the packages and the types');
+    assert.match(installs[0] ?? '', /^npm install consult-elements hono next react react-dom$/);
+    await timed('install', async () => {
+      for (const install of installs) {
+        const packages = install
+          .split(/\s+/)
+          .slice(2)
+          .map((p) => (p.startsWith('-') ? p : p === 'consult-elements' ? tarball : sameAsRepository(p)));
+        await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], {
+          cwd: folder,
+          maxBuffer: 64 * 1024 * 1024,
+        });
+      }
+    });
+    await run(
+      'sh',
+      ['-c', command(/^cp -r node_modules\/consult-elements\/examples\/nextjs-app-router\/\. \.$/)],
+      {
+        cwd: folder,
+      },
     );
-    // The recipe: the example's files into the app's folder.
-    cpSync(EXAMPLE, folder, { recursive: true });
   });
 
   after(async () => {
@@ -129,12 +172,20 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
+  it('shows the example’s page, client component and route handler word for word', () => {
+    for (const file of ['app/page.tsx', 'app/question-form.tsx', 'app/consult/[...path]/route.ts']) {
+      const text = readFileSync(join(EXAMPLE, file), 'utf8');
+      assert.ok(section.includes(`\n${text}\`\`\``), `the README shows ${file} as it is`);
+    }
+  });
+
   it('ships its React components as client components', () => {
     const wrappers = readFileSync(join(folder, 'node_modules/consult-elements/dist/react/index.js'), 'utf8');
     assert.ok(wrappers.startsWith("'use client';\n"), wrappers.slice(0, 80));
   });
 
   it('next build: a Server Component page renders them, with no "already defined" warning', async () => {
+    assert.equal(command(/^npx next build$/), 'npx next build');
     const build = startNext(folder, ['build'], {}, /Route \(app\)[\s\S]*\n\n/);
     const exit = new Promise<number | null>((resolve) => build.child.once('exit', resolve));
     build.started.catch(() => undefined);
@@ -154,20 +205,24 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
       port: 0,
       professionals: { mode: 'auto', claimAfterMs: 1000, answerAfterMs: 2000 },
     });
+    command(/^npx consult-sandbox &$/);
+    const { env, argv } = splitEnvironment(command(/npx next start/));
+    assert.deepEqual(argv, ['npx', 'next', 'start', '-H', '127.0.0.1']);
+    assert.equal(
+      env.CONSULT_UPSTREAM_URL,
+      'http://127.0.0.1:8788',
+      'the recipe points the app at the sandbox',
+    );
+    assert.equal(env.CONSULT_API_KEY, DEFAULT_API_KEY);
+    // The service's webhook reaches the route handler, which pushes the answer to the page.
+    assert.equal(env.CONSULT_PUBLIC_URL, 'http://127.0.0.1:3000/consult');
+    // Free ports instead of the recipe's fixed ones; nothing else differs.
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     server = startNext(
       folder,
-      ['start', '-H', '127.0.0.1', '-p', String(port)],
-      {
-        CONSULT_UPSTREAM_URL: sandbox.url,
-        CONSULT_API_KEY: DEFAULT_API_KEY,
-        CONSULT_SESSION_SECRET: 'nextjs-example-session-secret-0123456789',
-        PORTAL_COOKIE_SECRET: 'nextjs-example-cookie-secret',
-        // The service's webhook reaches the route handler, which pushes the answer to the page.
-        CONSULT_PUBLIC_URL: `${url}/consult`,
-        PORTAL_DEV_SIGN_IN: '1',
-      },
+      [...argv.slice(2), '-p', String(port)],
+      { ...env, CONSULT_UPSTREAM_URL: sandbox.url, CONSULT_PUBLIC_URL: `${url}/consult` },
       /Ready in/,
     );
     await server.started;
@@ -185,7 +240,7 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
         problems.push(message.text());
     });
     const asked = await timed('sign in, ask and see the answer', async () => {
-      await page.goto(`${url}/dev/sign-in?member=alex`);
+      await page.goto(url + signInPath);
       assert.equal(new URL(page.url()).pathname, '/', 'signed in, the sign-in goes to the page');
       const question = page.locator('consult-form textarea').first();
       await question.click();
