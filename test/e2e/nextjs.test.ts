@@ -110,6 +110,7 @@ function startNext(
 describe('the README’s Next.js App Router recipe, from the packed package in a fresh folder', () => {
   let folder: string;
   let sandbox: SandboxServer | undefined;
+  let build: ReturnType<typeof startNext> | undefined;
   let server: ReturnType<typeof startNext> | undefined;
   let browser: Browser | undefined;
   let buildOutput = '';
@@ -167,7 +168,9 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
 
   after(async () => {
     await browser?.close();
-    if (server?.child.pid && server.child.exitCode === null) process.kill(-server.child.pid, 'SIGTERM');
+    for (const next of [build, server]) {
+      if (next?.child.pid && next.child.exitCode === null) process.kill(-next.child.pid, 'SIGTERM');
+    }
     await sandbox?.close();
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
@@ -184,86 +187,99 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
     assert.ok(wrappers.startsWith("'use client';\n"), wrappers.slice(0, 80));
   });
 
-  it('next build: a Server Component page renders them, with no "already defined" warning', async () => {
-    assert.equal(command(/^npx next build$/), 'npx next build');
-    const build = startNext(folder, ['build'], {}, /Route \(app\)[\s\S]*\n\n/);
-    const exit = new Promise<number | null>((resolve) => build.child.once('exit', resolve));
-    build.started.catch(() => undefined);
-    const code = await timed('next build', () => exit);
-    buildOutput = build.output();
-    assert.equal(code, 0, buildOutput);
-    assert.doesNotMatch(buildOutput, /already defined|load the bundle once/i);
-    assert.doesNotMatch(buildOutput, /useRef is not a function|prerender-error/);
-    // The page is prerendered from the Server Component, the proxy and the sign-in are on demand.
-    assert.match(buildOutput, /○ \/\n/);
-    assert.match(buildOutput, /ƒ \/consult\/\[\.\.\.path\]/);
-  });
+  it(
+    'next build: a Server Component page renders them, with no "already defined" warning',
+    { timeout: 300_000 },
+    async () => {
+      assert.equal(command(/^npx next build$/), 'npx next build');
+      const building = startNext(folder, ['build'], {}, /Route \(app\)[\s\S]*\n\n/);
+      build = building;
+      const exit = new Promise<number | null>((resolve) => building.child.once('exit', resolve));
+      building.started.catch(() => undefined);
+      const code = await timed('next build', () => exit);
+      buildOutput = building.output();
+      assert.equal(code, 0, buildOutput);
+      assert.doesNotMatch(buildOutput, /already defined|load the bundle once/i);
+      assert.doesNotMatch(buildOutput, /useRef is not a function|prerender-error/);
+      // The page is prerendered from the Server Component, the proxy and the sign-in are on demand.
+      assert.match(buildOutput, /○ \/\n/);
+      assert.match(buildOutput, /ƒ \/consult\/\[\.\.\.path\]/);
+    },
+  );
 
-  it('next start: a member signs in, asks, and the answer is pushed to the page', async (t) => {
-    assert.ok(buildOutput, 'the app was built');
-    sandbox = await startSandboxServer({
-      port: 0,
-      professionals: { mode: 'auto', claimAfterMs: 1000, answerAfterMs: 2000 },
-    });
-    command(/^npx consult-sandbox &$/);
-    const { env, argv } = splitEnvironment(command(/npx next start/));
-    assert.deepEqual(argv, ['npx', 'next', 'start', '-H', '127.0.0.1']);
-    assert.equal(
-      env.CONSULT_UPSTREAM_URL,
-      'http://127.0.0.1:8788',
-      'the recipe points the app at the sandbox',
-    );
-    assert.equal(env.CONSULT_API_KEY, DEFAULT_API_KEY);
-    // The service's webhook reaches the route handler, which pushes the answer to the page.
-    assert.equal(env.CONSULT_PUBLIC_URL, 'http://127.0.0.1:3000/consult');
-    // Free ports instead of the recipe's fixed ones; nothing else differs.
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    server = startNext(
-      folder,
-      [...argv.slice(2), '-p', String(port)],
-      { ...env, CONSULT_UPSTREAM_URL: sandbox.url, CONSULT_PUBLIC_URL: `${url}/consult` },
-      /Ready in/,
-    );
-    await server.started;
+  it(
+    'next start: a member signs in, asks, and the answer is pushed to the page',
+    { timeout: 180_000 },
+    async (t) => {
+      assert.ok(buildOutput, 'the app was built');
+      sandbox = await startSandboxServer({
+        port: 0,
+        professionals: { mode: 'auto', claimAfterMs: 1000, answerAfterMs: 2000 },
+      });
+      command(/^npx consult-sandbox &$/);
+      const { env, argv } = splitEnvironment(command(/npx next start/));
+      assert.deepEqual(argv, ['npx', 'next', 'start', '-H', '127.0.0.1']);
+      assert.equal(
+        env.CONSULT_UPSTREAM_URL,
+        'http://127.0.0.1:8788',
+        'the recipe points the app at the sandbox',
+      );
+      assert.equal(env.CONSULT_API_KEY, DEFAULT_API_KEY);
+      // The service's webhook reaches the route handler, which pushes the answer to the page.
+      assert.equal(env.CONSULT_PUBLIC_URL, 'http://127.0.0.1:3000/consult');
+      // Free ports instead of the recipe's fixed ones; nothing else differs.
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      server = startNext(
+        folder,
+        [...argv.slice(2), '-p', String(port)],
+        { ...env, CONSULT_UPSTREAM_URL: sandbox.url, CONSULT_PUBLIC_URL: `${url}/consult` },
+        /Ready in/,
+      );
+      await server.started;
 
-    // The server renders the tags; the elements come alive in the browser.
-    const html = await (await fetch(url)).text();
-    assert.match(html, /<consult-session[^>]*>\s*<consult-form[^>]*><\/consult-form>\s*<case-history/);
+      // The server renders the tags; the elements come alive in the browser.
+      const html = await (await fetch(url)).text();
+      assert.match(html, /<consult-session[^>]*>\s*<consult-form[^>]*><\/consult-form>\s*<case-history/);
 
-    browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /already defined/i.test(message.text()))
-        problems.push(message.text());
-    });
-    const asked = await timed('sign in, ask and see the answer', async () => {
-      await page.goto(url + signInPath);
-      assert.equal(new URL(page.url()).pathname, '/', 'signed in, the sign-in goes to the page');
-      const question = page.locator('consult-form textarea').first();
-      await question.click();
-      await question.pressSequentially('I have had a sore throat for a week. Should I see someone?');
-      await page.locator('consult-form [part~="submit-button"]').click();
-      // The example's client component hears the typed event.
-      const sent = await page.locator('#questions-sent').textContent({ timeout: 15_000 });
-      assert.match(sent ?? '', /^Consultations started here: cns_\w+$/);
-      // A simulated professional claims and answers it; the webhook and the event stream bring it.
-      const answer = page.locator('case-history consult-thread [part~="answer"]').first();
-      await answer.waitFor({ timeout: 60_000 });
-      return answer.innerText();
-    });
-    assert.ok(asked.trim().length > 40, `an answer's text is on the page: ${asked}`);
-    assert.deepEqual(problems, []);
+      browser = await chromium.launch({
+        executablePath: findChromium(),
+        headless: true,
+        args: CHROMIUM_ARGS,
+      });
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error' || /already defined/i.test(message.text()))
+          problems.push(message.text());
+      });
+      const asked = await timed('sign in, ask and see the answer', async () => {
+        await page.goto(url + signInPath);
+        assert.equal(new URL(page.url()).pathname, '/', 'signed in, the sign-in goes to the page');
+        const question = page.locator('consult-form textarea').first();
+        await question.click();
+        await question.pressSequentially('I have had a sore throat for a week. Should I see someone?');
+        await page.locator('consult-form [part~="submit-button"]').click();
+        // The example's client component hears the typed event.
+        const sent = await page.locator('#questions-sent').textContent({ timeout: 15_000 });
+        assert.match(sent ?? '', /^Consultations started here: cns_\w+$/);
+        // A simulated professional claims and answers it; the webhook and the event stream bring it.
+        const answer = page.locator('case-history consult-thread [part~="answer"]').first();
+        await answer.waitFor({ timeout: 60_000 });
+        return answer.innerText();
+      });
+      assert.ok(asked.trim().length > 40, `an answer's text is on the page: ${asked}`);
+      assert.deepEqual(problems, []);
 
-    const log = server.output();
-    assert.match(
-      log,
-      /"method":"POST","path":"\/consult\/webhooks","status":20\d/,
-      'the answer came by webhook',
-    );
-    assert.doesNotMatch(log, /already defined|load the bundle once/i);
-    t.diagnostic(`seconds: ${JSON.stringify(seconds)}`);
-  });
+      const log = server.output();
+      assert.match(
+        log,
+        /"method":"POST","path":"\/consult\/webhooks","status":20\d/,
+        'the answer came by webhook',
+      );
+      assert.doesNotMatch(log, /already defined|load the bundle once/i);
+      t.diagnostic(`seconds: ${JSON.stringify(seconds)}`);
+    },
+  );
 });
