@@ -5,7 +5,7 @@ import { configs as wcConfigs } from 'eslint-plugin-wc';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'storybook-static/'] },
+  { ignores: ['node_modules/', 'dist/', 'storybook-static/', '**/.next/', '**/next-env.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   litConfigs['flat/recommended'],

@@ -1,9 +1,11 @@
+'use client';
 // Generated from custom-elements.json by `npm run generate` (scripts/react-wrappers.ts): do not edit.
 /**
  * React components for the elements (`consult-elements/react`), made with @lit/react: attributes
  * and properties are props, and each event is an `on…` prop (`onConsultSubmitted` for
  * `consult-submitted`) that receives the typed event. Importing this module registers every
- * element under its own name.
+ * element under its own name. They are client components (`'use client'`): a Server Component
+ * renders them, and the elements come alive in the browser.
  */
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';

@@ -106,14 +106,24 @@ export class ConsultElement extends LitElement implements LocalizedHost {
    * Registers the element as `name`. A class already registered under another name is registered
    * again as an anonymous subclass, so a second name always works; a name taken by something else
    * only warns (two copies of the bundle on one partner page must not break it).
+   *
+   * On a server there is nothing to register and nobody to warn: with no `customElements` at all
+   * it does nothing, and on Lit's stand-in registry (Node, where there is no `document`) a name
+   * already taken stays silent. A server framework may load the package once per bundle it builds
+   * (Next.js's server and client component layers), all on the one stand-in registry; the elements
+   * are registered for real in the browser.
    */
-  static define(name: string, registry: CustomElementRegistry = customElements): CustomElementConstructor {
+  static define(
+    name: string,
+    registry: CustomElementRegistry | undefined = globalThis.customElements,
+  ): CustomElementConstructor {
+    if (!registry) return this;
     for (const [dependencyName, dependency] of Object.entries(this.dependencies)) {
       if (!registeredNames.has(dependency)) dependency.define(dependencyName, registry);
     }
     const existing = registry.get(name) as (CustomElementConstructor & { version?: string }) | undefined;
     if (existing) {
-      if (existing !== this && !(existing.prototype instanceof this)) {
+      if (existing !== this && !(existing.prototype instanceof this) && typeof document !== 'undefined') {
         console.warn(
           `consult-elements: <${name}> is already defined${existing.version ? ` by version ${existing.version}` : ' by another script'}; ` +
             `this copy (${VERSION}) was not registered. Load the bundle once, or register the class under another name.`,
