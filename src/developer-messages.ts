@@ -118,3 +118,23 @@ export const messages = {
     tell('trusted-types', TRUSTED_TYPES_MISSING);
   },
 };
+
+/**
+ * Whether a proxy on another origin answers, but not to this page: a request made without CORS (its
+ * answer opaque to the page) gets through where the real one failed, so the proxy's CORS refused
+ * the page's origin. Said on the console, with the setting that allows it.
+ */
+export async function refusedByCors(url: string): Promise<boolean> {
+  const page = globalThis.location;
+  if (!page) return false;
+  const target = new URL(url, page.href);
+  if (target.origin === page.origin) return false;
+  try {
+    await fetch(target.href, { mode: 'no-cors', credentials: 'omit', cache: 'no-store' });
+  } catch {
+    // Not reachable at all: an outage, not a refusal.
+    return false;
+  }
+  messages.originRefused(target.href, page.origin);
+  return true;
+}

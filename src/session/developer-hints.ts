@@ -48,24 +48,11 @@ export async function blockedByContentPolicy(url: string): Promise<boolean> {
 }
 
 /**
- * Whether a proxy on another origin answers, but not to this page: a request made without CORS (its
- * answer opaque to the page) gets through where the real one failed, so the proxy's CORS refused
- * the page's origin. Said on the console, with the setting that allows it.
+ * Whether a proxy on another origin answers, but refused this page's origin (its CORS): asked of
+ * the messages' chunk, which says so on the console, after a sign-in failed.
  */
-export async function refusedByCors(url: string): Promise<boolean> {
-  const page = globalThis.location;
-  if (!page) return false;
-  const target = new URL(url, page.href);
-  if (target.origin === page.origin) return false;
-  try {
-    await fetch(target.href, { mode: 'no-cors', credentials: 'omit', cache: 'no-store' });
-  } catch {
-    // Not reachable at all: an outage, not a refusal.
-    return false;
-  }
-  tellDeveloper('originRefused', target.href, page.origin);
-  return true;
-}
+export const refusedByCors = (url: string): Promise<boolean> =>
+  import('../developer-messages.js').then(({ refusedByCors }) => refusedByCors(url)).catch(() => false);
 
 /** The attributes any element may carry, and the elements' shared `theme`. */
 const EVERYWHERE =

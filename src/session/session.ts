@@ -402,30 +402,22 @@ export class SessionManager extends EventTarget {
         return await request(failures === 0 ? SIGN_IN_RETRIES : 0);
       } catch (error) {
         if (!unreachable(error) || configuration !== this.#configuration) throw error;
-        this.#unreachable(error as ApiError);
-        await this.#outageWait(backoffDelay(failures, OUTAGE_WAIT, Math.random));
+        this.state.setReachable(false);
+        const { status, code } = error as ApiError;
+        tellDeveloper(
+          'unreachable',
+          new URL(this.#sessionUrl(), globalThis.location?.href).href,
+          status,
+          code,
+        );
+        // The next try after the wait, or as soon as the browser says it is online again.
+        await new Promise((resolve) => {
+          setTimeout(resolve, backoffDelay(failures, OUTAGE_WAIT, Math.random));
+          globalThis.addEventListener?.('online', resolve, { once: true });
+        });
         if (configuration !== this.#configuration) throw error;
       }
     }
-  }
-
-  /** The proxy, or the service behind it, cannot be reached: one notice for the member, one hint on the console. */
-  #unreachable({ status, code }: { status: number; code: string }): void {
-    this.state.setReachable(false);
-    tellDeveloper('unreachable', new URL(this.#sessionUrl(), globalThis.location?.href).href, status, code);
-  }
-
-  /** Waits `ms`, or until the browser says it is online again. */
-  #outageWait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        if (typeof window !== 'undefined') window.removeEventListener('online', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      if (typeof window !== 'undefined') window.addEventListener('online', done);
-    });
   }
 
   #sessionUrl(): string {
@@ -460,43 +452,27 @@ export class SessionManager extends EventTarget {
           response = await once();
         } catch (error) {
           const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-          // A request the page's policy refused fails the same way every time: said once, not retried.
-          if (await blockedByContentPolicy(url)) {
+          // Refused by the page's policy, or by the CORS of a proxy on another origin that answers:
+          // it fails the same way every time, so it is said once and not retried.
+          const refused = (await blockedByContentPolicy(url))
+            ? BLOCKED_BY_POLICY
+            : !this.#options.fetch && (await refusedByCors(url))
+              ? ORIGIN_REFUSED
+              : undefined;
+          if (refused)
             throw new ApiError({
               kind: 'network',
               status: 0,
-              code: BLOCKED_BY_POLICY,
-              title: 'Blocked by the page’s Content Security Policy',
+              code: refused,
+              title: 'Refused before it was sent',
               operation: 'session',
               cause: error,
             });
-          }
-          // A proxy on another origin that answers, but not to this page: its CORS refused the page's origin.
-          if (!this.#options.fetch && (await refusedByCors(url))) {
-            throw new ApiError({
-              kind: 'network',
-              status: 0,
-              code: ORIGIN_REFUSED,
-              title: 'The proxy does not allow this page’s origin',
-              operation: 'session',
-              cause: error,
-            });
-          }
           if (timedOut || retry >= retries) throw error;
-          // Not answered twice in a row: the member is told now, not after every try.
-          if (retry >= 1) this.#unreachable({ status: 0, code: 'network_error' });
         }
         if (response && (retry >= retries || !SIGN_IN_RETRY_STATUSES.has(response.status))) return response;
-        if (response && response.status !== 429 && retry >= 1) {
-          const problem = (await response
-            .clone()
-            .json()
-            .catch(() => ({}))) as { code?: unknown };
-          this.#unreachable({
-            status: response.status,
-            code: typeof problem.code === 'string' ? problem.code : `http_${response.status}`,
-          });
-        }
+        // Not answered twice in a row: the member is told now, not after every try.
+        if (retry >= 1 && response?.status !== 429) this.state.setReachable(false);
         await sleep(this.#signInDelay(retry, response));
       }
     };
