@@ -10,8 +10,11 @@
  *   SANDBOX_CLAIM_AFTER_MS     auto: a question is claimed after this long    default 3000
  *   SANDBOX_ANSWER_AFTER_MS    auto: and answered after this long             default 6000
  */
-import { startSandboxServer } from './node.js';
+import { commandNeeds } from '../server/peers.js';
 import { readSandboxEnv } from './env.js';
+
+// The server-side packages are optional peers of consult-elements: first, say which are missing.
+const { startSandboxServer } = await commandNeeds('consult-sandbox', () => import('./node.js'));
 
 let options;
 try {
