@@ -230,6 +230,7 @@ describe('a browser-only install of the packed package', () => {
          new proxy.MemoryStore() instanceof (await import('consult-elements/proxy')).MemoryStore);`,
     ]);
     assert.equal(imported.stdout, 'function function function true\n', imported.stderr);
+    assert.equal(imported.stderr, '', 'no warning');
     const required = await node(folder, [
       '-e',
       `console.log(typeof require('consult-elements/proxy').createProxy, typeof require('consult-elements/proxy/node').pooledFetch)`,
