@@ -31,6 +31,7 @@ export default tseslint.config(
       'src/**/cli.ts',
       'src/admin/**',
       'src/**/*.node.ts',
+      'src/node-entries/**',
       'scripts/**',
       'demo/server.ts',
       'demo/stack.ts',

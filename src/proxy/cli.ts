@@ -9,9 +9,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { demoSignIn } from './demo.js';
-import { forwardedClientAddress, startProxyServer } from './node.js';
-import { redisStore } from './redis-store.js';
+import { commandNeeds } from '../server/peers.js';
 
 export interface CliConfig {
   upstreamUrl: string;
@@ -147,11 +145,19 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  // The server-side packages are optional peers of consult-elements: first, say which are missing.
+  const [{ demoSignIn }, { forwardedClientAddress, startProxyServer }] = await commandNeeds(
+    'consult-proxy',
+    () => Promise.all([import('./demo.js'), import('./node.js')]),
+  );
   const { config, problems } = readProxyEnv(process.env);
   if (!config) {
     console.error(`consult-proxy cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     process.exit(1);
   }
+  const redis = config.redisUrl
+    ? await commandNeeds('consult-proxy with CONSULT_REDIS_URL', () => import('./redis-store.js'))
+    : undefined;
   const sandbox = config.demoSignIn ? await isSandbox(config.upstreamUrl) : false;
   if (sandbox === 'unreachable') {
     console.error(
@@ -185,7 +191,7 @@ async function main(): Promise<void> {
     authenticate: demoSignIn(),
     basePath: config.basePath,
     port: config.port,
-    ...(config.redisUrl ? { store: redisStore({ url: config.redisUrl }) } : {}),
+    ...(redis && config.redisUrl ? { store: redis.redisStore({ url: config.redisUrl }) } : {}),
     ...(config.trustedProxies.length ? { clientAddress: forwardedClientAddress(config.trustedProxies) } : {}),
   });
   // A refused API key stops the proxy with the setting to fix, rather than a 502 on every sign-in.

@@ -1,65 +1,85 @@
 /**
  * What a browser may send (closed schemas: an unknown field is a 400 before any upstream call,
  * docs/security.md S5) and what it gets back (projections: only the fields the elements need).
+ *
+ * Written with zod/mini, whose functions a bundler keeps only when used: the proxy bundled for an
+ * edge runtime carries a small part of zod (test/node/edge-bundle.test.ts holds its weight). The
+ * sandbox's schemas (src/server/schemas.ts) stay with zod's full API, for its OpenAPI document;
+ * test/node/proxy-schemas.test.ts checks that the ones both describe decide the same.
  */
-import { z } from 'zod';
-import {
-  AddFollowUpBody,
-  ConsultationSchema,
-  NavigatorConversationSchema,
-  NavigatorReplySchema,
-  QuestionText,
-} from '../server/schemas.js';
-import { MAX_QUESTIONS_PER_CONSULTATION, WEBHOOK_EVENT_TYPES } from '../client/types.js';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+import { MAX_QUESTION_LENGTH, MAX_QUESTIONS_PER_CONSULTATION, WEBHOOK_EVENT_TYPES } from '../client/types.js';
 import type * as browser from '../client/browser-types.js';
+import type * as upstream from '../server/schemas.js';
+
+// zod/mini says only "Invalid input" until a locale is chosen; the messages a browser sees stay zod's English.
+if (!z.config().localeError) z.config(en());
 
 /** Ids in paths and bodies: opaque, but never `..`, slashes or anything a URL would reinterpret. */
-export const IdParam = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'is not a valid id');
+export const IdParam = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,128}$/, 'is not a valid id'));
+
+/** One question, as the service takes it (src/server/schemas.ts `QuestionText`). */
+const QuestionText = z
+  .string('must be a string')
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(MAX_QUESTION_LENGTH, `must be at most ${MAX_QUESTION_LENGTH} characters`),
+  );
 
 export const BrowserCreateConsultation = z.strictObject({
   /** Optional, and must be the member's own: the proxy sets it. */
-  userId: IdParam.optional(),
+  userId: z.optional(IdParam),
   questions: z
     .array(QuestionText, 'must be an array of questions')
-    .min(1, 'must hold at least one question')
-    .max(MAX_QUESTIONS_PER_CONSULTATION, `must hold at most ${MAX_QUESTIONS_PER_CONSULTATION} questions`),
+    .check(
+      z.minLength(1, 'must hold at least one question'),
+      z.maxLength(
+        MAX_QUESTIONS_PER_CONSULTATION,
+        `must hold at most ${MAX_QUESTIONS_PER_CONSULTATION} questions`,
+      ),
+    ),
 });
 
-export const BrowserFollowUp = AddFollowUpBody;
+/** The service's own follow-up body (src/server/schemas.ts `AddFollowUpBody`). */
+export const BrowserFollowUp = z.strictObject({ question: QuestionText });
 
 /** Operation 18's body is free-form upstream; from a browser only these optional hints pass. */
 export const BrowserStartConversation = z.strictObject({
-  topic: z.string().trim().max(100).optional(),
+  topic: z.optional(z.string().check(z.trim(), z.maxLength(100))),
 });
 
 export const BrowserSendMessage = z.strictObject({
   conversationId: IdParam,
   message: z
     .string('must be a string')
-    .trim()
-    .min(1, 'must not be empty')
-    .max(4000, 'must be at most 4000 characters'),
+    .check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(4000, 'must be at most 4000 characters'),
+    ),
 });
 
 export const BrowserCreatePrescription = z.strictObject({
-  userId: IdParam.optional(),
-  indicationSurvey: z.record(z.string().max(100), z.unknown()).optional(),
+  userId: z.optional(IdParam),
+  indicationSurvey: z.optional(z.record(z.string().check(z.maxLength(100)), z.unknown())),
 });
 
 export const DemoSignInBody = z.strictObject({
-  demoUser: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a demo member such as "alex"'),
+  demoUser: z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a demo member such as "alex"')),
 });
 
 // Projections: z.object strips every field not named here, so an upstream addition never reaches a browser.
 
 export const MemberView = z.object({
   id: z.string(),
-  uniqueId: z.string().optional(),
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
+  uniqueId: z.optional(z.string()),
+  firstName: z.optional(z.string()),
+  lastName: z.optional(z.string()),
   language: z.string(),
-  physicianCountry: z.string().optional(),
-  userStatus: z.enum(['activeUser', 'pendingActivation', 'deactivatedUser']).optional(),
+  physicianCountry: z.optional(z.string()),
+  userStatus: z.optional(z.enum(['activeUser', 'pendingActivation', 'deactivatedUser'])),
 });
 
 export const SubscriptionView = z.object({
@@ -68,13 +88,57 @@ export const SubscriptionView = z.object({
   active: z.union([z.literal(0), z.literal(1)]),
   startSubscription: z.string(),
   endSubscription: z.string(),
-  canceledAt: z.string().optional(),
-  renewFrom: z.string().optional(),
+  canceledAt: z.optional(z.string()),
+  renewFrom: z.optional(z.string()),
 });
 
-export const ConsultationView = ConsultationSchema;
-export const ConversationView = NavigatorConversationSchema;
-export const ReplyView = NavigatorReplySchema;
+/** The consultation as the service sends it (src/server/schemas.ts `ConsultationSchema`). */
+export const ConsultationView = z.object({
+  consultationId: z.string(),
+  userId: z.string(),
+  status: z.enum(['open', 'claimed', 'resolved', 'canceled', 'closed']),
+  createdAt: z.string(),
+  questions: z
+    .array(
+      z.object({
+        question: z.string(),
+        answer: z.optional(z.string()),
+        attachments: z.optional(z.array(z.string())),
+        professional: z.optional(
+          z.object({
+            name: z.string(),
+            title: z.string(),
+            specialties: z.array(z.string()),
+            licenses: z.array(z.object({ licenseNumber: z.string(), countries: z.array(z.string()) })),
+            profileUrl: z.optional(z.string()),
+          }),
+        ),
+      }),
+    )
+    .check(z.maxLength(MAX_QUESTIONS_PER_CONSULTATION)),
+});
+
+const NavigatorMessage = z.object({
+  messageId: z.string(),
+  role: z.enum(['member', 'navigator']),
+  text: z.string(),
+  createdAt: z.string(),
+  suggestsDoctor: z.optional(z.boolean()),
+  urgent: z.optional(z.boolean()),
+});
+
+/** As the service sends them (src/server/schemas.ts `NavigatorConversationSchema`, `NavigatorReplySchema`). */
+export const ConversationView = z.object({
+  conversationId: z.string(),
+  userId: z.string(),
+  createdAt: z.string(),
+  messages: z.array(NavigatorMessage),
+});
+
+export const ReplyView = z.object({
+  conversationId: z.string(),
+  messages: z.array(NavigatorMessage),
+});
 
 export const PrescriptionView = z.object({
   prescriptionId: z.string(),
@@ -90,7 +154,8 @@ export const BrowserEvent = z.object({
 });
 
 // One contract between proxy and browser: the views above produce exactly the browser's wire types
-// (src/client/browser-types.ts), field for field, so neither can drift without tsc saying so.
+// (src/client/browser-types.ts), field for field, so neither can drift without tsc saying so; and the
+// schemas this file repeats from the sandbox's take and give the same types as those.
 type Exactly<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Assert<T extends true> = T;
 export type _ViewsAreTheBrowserContract = [
@@ -101,4 +166,11 @@ export type _ViewsAreTheBrowserContract = [
   Assert<Exactly<z.output<typeof ReplyView>, browser.ReplyView>>,
   Assert<Exactly<z.output<typeof PrescriptionView>, browser.PrescriptionView>>,
   Assert<Exactly<z.output<typeof BrowserEvent>, browser.ConsultationEvent>>,
+];
+export type _RepeatedSchemasMatchTheSandboxs = [
+  Assert<Exactly<z.output<typeof ConsultationView>, z.output<typeof upstream.ConsultationSchema>>>,
+  Assert<Exactly<z.output<typeof ConversationView>, z.output<typeof upstream.NavigatorConversationSchema>>>,
+  Assert<Exactly<z.output<typeof ReplyView>, z.output<typeof upstream.NavigatorReplySchema>>>,
+  Assert<Exactly<z.input<typeof BrowserFollowUp>, z.input<typeof upstream.AddFollowUpBody>>>,
+  Assert<Exactly<z.output<typeof BrowserFollowUp>, z.output<typeof upstream.AddFollowUpBody>>>,
 ];

@@ -4,7 +4,7 @@
  * proxy and the elements run with no account. Simulated professionals answer by themselves.
  * The variables it reads are listed in HELP below, which `consult-sandbox --help` prints.
  */
-import { startSandboxServer } from './node.js';
+import { commandNeeds } from '../server/peers.js';
 import { readSandboxEnv } from './env.js';
 
 const HELP = `consult-sandbox: a simulation of the partner health consultation service on 127.0.0.1, so the
@@ -34,6 +34,8 @@ if (argv.length > 0) {
   );
   process.exit(2);
 }
+// The server-side packages are optional peers of consult-elements: first, say which are missing.
+const { startSandboxServer } = await commandNeeds('consult-sandbox', () => import('./node.js'));
 
 let options;
 try {

@@ -33,7 +33,7 @@ const components: Record<string, { schema: Schema; io: 'input' | 'output' }> = {
   CreatePrescriptionRequest: { schema: schemas.CreatePrescriptionBody, io: 'input' },
 };
 
-interface Operation {
+export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   operationId: string;

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { safeParse, type $ZodIssue, type $ZodType, type output } from 'zod/v4/core';
 import type { FieldError } from '../client/types.js';
 import { invalid, ProblemError } from './problems.js';
 
 /** Turns zod's issues into one field error per bad field, unknown fields included. */
-export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+export function fieldErrors(issues: readonly $ZodIssue[]): FieldError[] {
   const errors: FieldError[] = [];
   for (const issue of issues) {
     const base = issue.path.map(String).join('.');
@@ -19,8 +19,9 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
   return errors;
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
+/** Validates with any zod schema: the sandbox's (zod) and the proxy's (zod/mini) alike. */
+export function parseWith<S extends $ZodType>(schema: S, value: unknown): output<S> {
+  const result = safeParse(schema, value);
   if (!result.success) throw invalid(fieldErrors(result.error.issues));
   return result.data;
 }
@@ -83,10 +84,10 @@ export async function readJson(c: Context, options: { emptyAs?: unknown } = {}):
   return value;
 }
 
-export async function readBody<S extends z.ZodType>(
+export async function readBody<S extends $ZodType>(
   c: Context,
   schema: S,
   options: { emptyAs?: unknown } = {},
-): Promise<z.output<S>> {
+): Promise<output<S>> {
   return parseWith(schema, await readJson(c, options));
 }

@@ -186,9 +186,21 @@ describe('the README’s quickstart, from the packed package in a fresh folder',
   });
 
   it('type-checks a strict app against the packed entries, with typed event details', async () => {
+    // A React app adds @lit/react, an optional peer of the package, as the README's table of installs says.
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    assert.ok(readme.includes('| `npm install consult-elements @lit/react` |'), 'the README says so');
     await run(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', 'react@19', '@types/react@19'],
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--no-save',
+        '@lit/react',
+        'react@19',
+        '@types/react@19',
+      ],
       { cwd: folder, maxBuffer: 64 * 1024 * 1024 },
     );
     const app = join(folder, 'app.tsx');

@@ -4,7 +4,7 @@
  * anything of it is returned (S3); bodies are closed (S5) and responses projected.
  */
 import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
+import { safeParse, type $ZodType, type output } from 'zod/v4/core';
 import { ProblemError } from '../../server/problems.js';
 import { parseWith, readJson, readUtf8 } from '../../server/validation.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
@@ -75,8 +75,8 @@ function assertOwnBodyUser(c: Context<ProxyEnv>, userId: string | undefined): vo
 }
 
 /** Projects an upstream response; a shape the elements cannot use is the upstream's failure. */
-function view<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
+function view<S extends $ZodType>(schema: S, value: unknown): output<S> {
+  const result = safeParse(schema, value);
   if (!result.success)
     throw new ProblemError(
       502,
@@ -112,7 +112,7 @@ export function memberRoutes(core: ProxyCore) {
     return consultation;
   };
 
-  const body = async <S extends z.ZodType>(c: Context, schema: S, emptyAs?: unknown) => {
+  const body = async <S extends $ZodType>(c: Context, schema: S, emptyAs?: unknown) => {
     const text = await readUtf8(c);
     if (text.trim() === '' && emptyAs !== undefined) return parseWith(schema, emptyAs);
     return parseWith(schema, await readJson(c));

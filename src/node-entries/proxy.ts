@@ -1,0 +1,24 @@
+/**
+ * `consult-elements/proxy` as Node loads it: the same exports as `src/proxy/index.ts`, or, when one of the
+ * server-side packages it needs is not installed, an error that says what to install
+ * (src/server/peers.ts). Bundlers take `src/proxy/index.ts` itself (the `module` condition).
+ */
+import { createRequire } from 'node:module';
+import { loadWithPeers } from '../server/peers.js';
+import type * as Entry from '../proxy/index.js';
+
+const entry = loadWithPeers(
+  'consult-elements/proxy',
+  () => createRequire(import.meta.url)('../proxy/index.js') as typeof Entry,
+);
+
+export const {
+  createProxy,
+  demoSignIn,
+  DEFAULT_LIMITS,
+  MAX_WIDGET_TOKEN_TTL_SECONDS,
+  MemoryStore,
+  mintWidgetToken,
+  StoreUnavailableError,
+  verifyWidgetToken,
+} = entry;

@@ -1,0 +1,74 @@
+/**
+ * The proxy on an edge runtime, bundled the way a partner would: an entry that imports
+ * `consult-elements/proxy` and exports its fetch handler, bundled with esbuild for a Worker-like
+ * target (platform neutral, the `worker` and `browser` conditions, minified). From the sources (the
+ * `consult-source` condition), so no build is needed; the built files bundle within a few bytes of it.
+ * It was 539 KiB when the proxy used zod's full API (zod alone 443 KiB); with zod/mini it is about
+ * 117 KiB. The budget is held just above that, so no change adds weight unnoticed.
+ */
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { build, type Metafile } from 'esbuild';
+
+const KiB = 1024;
+const BUDGET = 120 * KiB;
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+const PARTNER_WORKER = `
+import { createProxy } from 'consult-elements/proxy';
+
+const proxy = createProxy({
+  upstreamUrl: 'https://api.partner-health.example',
+  apiKey: 'key',
+  sessionSecret: 'a-session-secret-of-32-or-more-characters',
+  authenticate: () => null,
+});
+
+export default { fetch: proxy.fetch };
+`;
+
+/** Bytes in the output, per package (or per folder of ours). */
+function weights(metafile: Metafile): Map<string, number> {
+  const [output] = Object.values(metafile.outputs);
+  const byPackage = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(output!.inputs)) {
+    const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+    const name = inPackage ?? path.split('/').slice(0, 2).join('/');
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return byPackage;
+}
+
+describe('the proxy bundled for an edge runtime', () => {
+  it(`is at most ${BUDGET / KiB} KiB minified, with nothing of Node in it`, async () => {
+    const result = await build({
+      stdin: { contents: PARTNER_WORKER, resolveDir: root, loader: 'ts', sourcefile: 'worker.ts' },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      conditions: ['consult-source', 'worker', 'browser'],
+      minify: true,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const bytes = result.outputFiles[0]!.contents.byteLength;
+    const byPackage = [...weights(result.metafile)].sort((a, b) => b[1] - a[1]);
+    for (const [name, size] of byPackage) console.log(`# ${name.padEnd(24)} ${(size / KiB).toFixed(1)} KiB`);
+    console.log(`# the partner's worker: ${(bytes / KiB).toFixed(1)} KiB minified`);
+
+    const inputs = Object.keys(result.metafile.inputs);
+    assert.deepEqual(
+      inputs.filter((input) => input.startsWith('node:') || /undici|ioredis|@hono\/node-server/.test(input)),
+      [],
+      'nothing that needs Node',
+    );
+    assert.ok(
+      !inputs.some((input) => /node_modules\/zod\/v4\/classic\//.test(input)),
+      'only zod/mini, not the whole of zod',
+    );
+    assert.ok(bytes <= BUDGET, `the worker is ${(bytes / KiB).toFixed(1)} KiB`);
+  });
+});
