@@ -17,9 +17,13 @@ export class FocusController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Focuses `target` (a selector in the shadow root, or a function) after the next update. */
+  /**
+   * Focuses `target` (a selector in the shadow root, or a function) after the next update, which
+   * it asks for: focus moves even when nothing else changed (an empty box handed focus).
+   */
   next(target: Target): void {
     this.#next = target;
+    this.#host.requestUpdate();
   }
 
   /**
