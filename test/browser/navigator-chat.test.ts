@@ -384,7 +384,8 @@ describe('<navigator-chat>', () => {
 
     it('shows a typing indicator while the navigator answers, and one message at a time', async () => {
       const { element, backend } = await chatIn();
-      await faults(backend, { latencyMs: 600 });
+      // Long enough for the checks below to run while the reply is on its way, on a busy machine too.
+      await faults(backend, { latencyMs: 2500 });
       await type(element, GENERAL);
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => part(element, 'typing'), 'the typing indicator shows');
@@ -399,7 +400,7 @@ describe('<navigator-chat>', () => {
       expect(input(element).value).to.equal('How can I sleep better?');
       expect(part(element, 'send-button')!.getAttribute('aria-disabled')).to.equal('true');
 
-      await waitUntil(() => !part(element, 'typing'), 'the reply arrives', { timeout: 5000 });
+      await waitUntil(() => !part(element, 'typing'), 'the reply arrives', { timeout: 10_000 });
       await faults(backend, { latencyMs: 0 });
       expect(upstreamCalls(backend, 'POST', MESSAGES)).to.equal(1);
       await sendKeys({ press: 'Enter' });
