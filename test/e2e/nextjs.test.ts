@@ -144,7 +144,10 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
     // The install lines as written, with the packed file for consult-elements.
     const installs = commands.filter((c) => c.startsWith('npm install '));
     assert.equal(installs.length, 2, 'the recipe installs the packages and the types');
-    assert.match(installs[0] ?? '', /^npm install consult-elements hono next react react-dom$/);
+    assert.match(
+      installs[0] ?? '',
+      /^npm install consult-elements @lit\/react hono @hono\/node-server zod standardwebhooks next react react-dom$/,
+    );
     await timed('install', async () => {
       for (const install of installs) {
         const packages = install
