@@ -26,7 +26,7 @@ const MB = 1_000_000;
  * of files (33 MB on disk); now it is consult-elements, Lit (six packages), marked, DOMPurify and
  * eventsource-parser. consult-elements itself is about 5.2 MB of it.
  */
-const BUDGET = { packages: 11, bytes: 10.6 * MB };
+const BUDGET = { packages: 11, bytes: 10.65 * MB };
 
 const SERVER_PACKAGES = [
   'hono',
@@ -146,7 +146,7 @@ describe('a browser-only install of the packed package', () => {
     const modules = join(folder, 'node_modules');
     const packages = installedPackages(modules).sort();
     const bytes = folderBytes(modules);
-    console.log(`# ${packages.length} packages, ${(bytes / MB).toFixed(1)} MB: ${packages.join(' ')}`);
+    console.log(`# ${packages.length} packages, ${(bytes / MB).toFixed(2)} MB: ${packages.join(' ')}`);
     assert.deepEqual(
       packages.filter((name) => SERVER_PACKAGES.includes(name)),
       [],
