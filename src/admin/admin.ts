@@ -191,11 +191,13 @@ interface Registered {
   secrets: string[];
   /** Whether the proxies sharing CONSULT_REDIS_URL were told the new secret. */
   announced?: boolean;
+  /** Why they could not be told, when their Redis stopped answering after the registration. */
+  unannounced?: string;
   replaces?: string;
 }
 
 const registrationShow = (result: unknown) => {
-  const { webhook, announced, replaces } = result as Registered;
+  const { webhook, announced, unannounced, replaces } = result as Registered;
   const lines = [
     table(['webhook', 'url', 'events'], [[webhook.webhookId, webhook.url, webhook.events.join(', ')]]),
     '',
@@ -212,7 +214,9 @@ const registrationShow = (result: unknown) => {
     lines.push(
       announced
         ? 'The proxies sharing CONSULT_REDIS_URL accept the new secret already.'
-        : 'CONSULT_REDIS_URL is not set: until every instance has the new secret, deliveries to the new webhook are refused (the old one still brings every event, and the service delivers the refused ones again).',
+        : unannounced
+          ? `The proxies' Redis stopped answering (${unannounced}) and was not told the new secret: until every instance has it, deliveries to the new webhook are refused (the old one still brings every event, and the service delivers the refused ones again).`
+          : 'CONSULT_REDIS_URL is not set: until every instance has the new secret, deliveries to the new webhook are refused (the old one still brings every event, and the service delivers the refused ones again).',
       'Then:',
       `  1. give every instance CONSULT_WEBHOOK_SECRET=<the old secret>,${webhook.secret ?? ''} and restart them one by one`,
       `  2. consult-admin webhooks delete ${replaces}`,
@@ -394,8 +398,15 @@ const COMMANDS: Command[] = [
         await store.set(ROTATION_PENDING_KEY, '1', ROTATION_PENDING_TTL_MS);
         try {
           const webhook = await client.createWebhook({ url, ...(events ? { events } : {}) });
-          if (webhook.secret) await announceSecret(store, webhook.secret);
-          return { webhook, secrets: webhook.secret ? [webhook.secret] : [], announced: true, replaces };
+          const secrets = webhook.secret ? [webhook.secret] : [];
+          try {
+            if (webhook.secret) await announceSecret(store, webhook.secret);
+          } catch (error) {
+            // Registered all the same: its secret must still be shown, with what did not happen.
+            const reason = error instanceof StoreUnavailableError ? error.reason : 'error';
+            return { webhook, secrets, announced: false, unannounced: reason, replaces };
+          }
+          return { webhook, secrets, announced: true, replaces };
         } finally {
           await store.delete(ROTATION_PENDING_KEY).catch(() => undefined);
         }

@@ -109,6 +109,7 @@ export function webhookRegistration(core: ProxyCore): WebhookRegistration {
   let announced: string[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  let failing = false;
 
   const retire = (entries: Iterable<Retired>) => {
     const now = Date.now();
@@ -190,7 +191,12 @@ export function webhookRegistration(core: ProxyCore): WebhookRegistration {
     if (closed || !automatic || !shared) return;
     timer = setTimeout(() => {
       reconcile()
-        .catch(() => core.log({ level: 'warn', message: 'webhook registration check failed' }))
+        .then(() => (failing = false))
+        .catch(() => {
+          // Once per outage, not every check: the store's own failures are logged where they hurt.
+          if (!failing) core.log({ level: 'warn', message: 'webhook registration check failed' });
+          failing = true;
+        })
         .finally(schedule);
     }, checkMs);
     timer.unref?.();

@@ -423,7 +423,7 @@ describe('bad input says what is wrong', () => {
     );
   });
 
-  it('consult-admin webhooks delete: an unknown id, a malformed one and a secret given for an id each say so', async () => {
+  it('consult-admin: an unknown or malformed webhook id, a secret given for an id, no --url, an unreachable or malformed Redis each say so and change nothing', async () => {
     const env = { CONSULT_UPSTREAM_URL: badSandbox.url, CONSULT_API_KEY: 'sandbox-api-key' };
     const before = badSandbox.sandbox.state.webhooks.size;
     const unknown = await admin(['webhooks', 'delete', 'whk_nosuchone'], env);
@@ -445,6 +445,18 @@ describe('bad input says what is wrong', () => {
     );
     assert.equal(rotateBadId.code, 2);
     assert.match(rotateBadId.err, /WEBHOOK_ID must be an id/);
+    const noRedis = await admin(
+      ['webhooks', 'rotate', 'whk_old', '--url', 'https://portal.example/consult/webhooks'],
+      { ...env, CONSULT_REDIS_URL: 'redis://127.0.0.1:1' },
+    );
+    assert.equal(noRedis.code, 3);
+    assert.match(noRedis.err, /the proxies' Redis at CONSULT_REDIS_URL did not answer/);
+    const badRedis = await admin(
+      ['webhooks', 'rotate', 'whk_old', '--url', 'https://portal.example/consult/webhooks'],
+      { ...env, CONSULT_REDIS_URL: 'cache.internal:6379' },
+    );
+    assert.equal(badRedis.code, 2);
+    assert.match(badRedis.err, /CONSULT_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
     assert.equal(badSandbox.sandbox.state.webhooks.size, before, 'nothing registered or deleted');
   });
 });
