@@ -35,8 +35,9 @@ import { webhookRegistration } from './webhook-registration.js';
 /** What the proxy offers besides its routes. */
 export interface ProxyControls {
   /**
-   * Settles when the store's generation is known and the proxy's webhook is registered upstream (without
-   * `publicUrl`, as soon as the store answers). Widget tokens minted outside the proxy are accepted once issued after it.
+   * Settles when the store's generation is known and, for a proxy that registers its own webhook
+   * (`publicUrl` without `webhookSecret`), the registration is made or found (otherwise as soon as
+   * the store answers). Widget tokens minted outside the proxy are accepted once issued after it.
    */
   readonly ready: Promise<void>;
   /**
@@ -49,8 +50,10 @@ export interface ProxyControls {
   /** Stops this instance's own work. The webhook registration stays, for the next start (see `unregisterWebhook`). */
   close(): Promise<void>;
   /**
-   * Deletes the webhook registered for `publicUrl` upstream and forgets it in the store, for when
-   * the proxy is retired for good (not on a restart). False when there was none.
+   * Deletes the webhook this proxy registered for `publicUrl` upstream and forgets it in the store
+   * (every instance sharing it then lets it go), for when the proxy is retired for good (not on a
+   * restart). False when there was none, or the secret is configured: a configured registration is
+   * deleted with `consult-admin webhooks delete`.
    */
   unregisterWebhook(): Promise<boolean>;
   /**
