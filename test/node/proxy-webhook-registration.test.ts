@@ -29,12 +29,15 @@ interface Balancer {
   url: string;
   backends: ProxyProcess[];
   answers: Array<{ backend: string; status: number }>;
+  /** Requests each backend is answering now, by its URL. */
+  inFlight: Map<string, number>;
   close(): Promise<void>;
 }
 
 async function startBalancer(): Promise<Balancer> {
   const backends: ProxyProcess[] = [];
   const answers: Balancer['answers'] = [];
+  const inFlight = new Map<string, number>();
   let next = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -50,15 +53,18 @@ async function startBalancer(): Promise<Balancer> {
       for (const [name, value] of Object.entries(req.headers))
         if (typeof value === 'string' && name !== 'host' && name !== 'content-length')
           headers.set(name, value);
+      inFlight.set(backend.url, (inFlight.get(backend.url) ?? 0) + 1);
       fetch(target, { method: req.method ?? 'GET', headers, body: Buffer.concat(chunks) })
         .then(async (response) => {
+          const body = Buffer.from(await response.arrayBuffer());
           answers.push({ backend: backend.url, status: response.status });
           res.writeHead(response.status, {
             'content-type': response.headers.get('content-type') ?? 'text/plain',
           });
-          res.end(Buffer.from(await response.arrayBuffer()));
+          res.end(body);
         })
-        .catch(() => res.writeHead(502).end());
+        .catch(() => res.writeHead(502).end())
+        .finally(() => inFlight.set(backend.url, (inFlight.get(backend.url) ?? 1) - 1));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,6 +72,7 @@ async function startBalancer(): Promise<Balancer> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     backends,
     answers,
+    inFlight,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -114,8 +121,8 @@ async function instance(config: Partial<ProxyProcessConfig> & { prefix: string }
 async function replace(old: ProxyProcess, next: ProxyProcess): Promise<void> {
   balancer.backends.push(next);
   balancer.backends.splice(balancer.backends.indexOf(old), 1);
-  // What it was answering finishes first.
-  await sleep(300);
+  // What it was answering finishes first, as a balancer drains an instance before a deploy stops it.
+  await eventually('the old instance to drain', () => (balancer.inFlight.get(old.url) ?? 0) === 0, 30_000);
   await old.kill();
 }
 
@@ -131,16 +138,21 @@ async function askAndAnswer(): Promise<string> {
   return id;
 }
 
-/** Every delivery of these cases settled (acknowledged, or no retry left). */
-async function settled(cases: string[], timeoutMs = 15_000): Promise<void> {
+/**
+ * Every delivery of these cases settled: each case's two events delivered, and every message
+ * acknowledged or out of retries.
+ */
+async function settled(cases: string[], timeoutMs = 30_000): Promise<void> {
   await eventually(
     'every delivery to settle',
     () => {
       const attempts = sandbox.sandbox.webhookDeliveries.filter((d) => cases.includes(d.event.caseId));
       const byMessage = new Map<string, (typeof attempts)[number]>();
       for (const attempt of attempts) byMessage.set(attempt.messageId, attempt);
+      const delivered = (id: string, type: string) =>
+        attempts.some((d) => d.event.caseId === id && d.event.type === type);
       return (
-        attempts.length >= cases.length * 2 &&
+        cases.every((id) => delivered(id, 'consultationClaimed') && delivered(id, 'questionResolved')) &&
         [...byMessage.values()].every((last) => last.ok || last.nextAttemptAt === undefined)
       );
     },
@@ -346,6 +358,9 @@ describe('the webhook registration survives the store', () => {
     flow = false;
     await flowDone;
 
+    await settled(flowing);
+    // A copy of an event from the other registration may still be on its way: it settles too.
+    await sleep(500);
     await settled(flowing);
     const attempts = sandbox.sandbox.webhookDeliveries.filter((d) => flowing.includes(d.event.caseId));
     assert.ok(flowing.length >= 5, `deliveries flowed: ${flowing.length} cases`);
