@@ -56,6 +56,8 @@ interface Command {
   run(client: ConsultClient, arg: (index: number) => string, values: Values, io: AdminIO): Promise<unknown>;
   /** The result as a table or lines of text. */
   show(result: unknown): string;
+  /** What `--json` prints, when not the result itself: the service's JSON, unchanged. */
+  json?(result: unknown): unknown;
 }
 
 const USER_FIELDS: Options = {
@@ -368,6 +370,7 @@ const COMMANDS: Command[] = [
       return { webhook, secrets: webhook.secret ? [webhook.secret] : [] };
     },
     show: registrationShow,
+    json: (result) => (result as Registered).webhook,
   },
   {
     name: 'webhooks rotate',
@@ -422,6 +425,7 @@ const COMMANDS: Command[] = [
       }
     },
     show: registrationShow,
+    json: (result) => (result as Registered).webhook,
   },
   {
     name: 'webhooks delete',
@@ -564,7 +568,8 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
 
   try {
     const result = await command.run(client, (index) => args[index] ?? '', values, io);
-    io.out(values['json'] ? JSON.stringify(result ?? null, null, 2) : command.show(result));
+    const json = command.json ? command.json(result) : result;
+    io.out(values['json'] ? JSON.stringify(json ?? null, null, 2) : command.show(result));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {

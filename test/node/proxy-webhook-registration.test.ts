@@ -475,3 +475,31 @@ describe('bad input says what is wrong', () => {
     assert.equal(badSandbox.sandbox.state.webhooks.size, before, 'nothing registered or deleted');
   });
 });
+
+describe('consult-admin webhooks register', () => {
+  let own: TestSandbox;
+  before(async () => {
+    own = await startTestSandbox();
+  });
+  after(async () => {
+    await own?.close();
+  });
+
+  it('prints the id and the CONSULT_WEBHOOK_SECRET line, and with --json the service’s webhook unchanged', async () => {
+    const env = { CONSULT_UPSTREAM_URL: own.url, CONSULT_API_KEY: 'sandbox-api-key' };
+    const url = 'https://portal.example/consult/webhooks';
+    const shown = await admin(['webhooks', 'register', '--url', url], env);
+    assert.equal(shown.code, 0, shown.err);
+    const [first] = [...own.sandbox.state.webhooks.values()];
+    assert.ok(first);
+    assert.ok(shown.out.includes(`CONSULT_WEBHOOK_SECRET=${first.secret}`), shown.out);
+    assert.ok(shown.out.includes(`webhook id ${first.webhookId}`), shown.out);
+
+    const json = await admin(['webhooks', 'register', '--url', url, '--json'], env);
+    assert.equal(json.code, 0, json.err);
+    const webhook = JSON.parse(json.out) as { webhookId: string; secret: string; url: string };
+    const stored = own.sandbox.state.webhooks.get(webhook.webhookId);
+    assert.equal(webhook.secret, stored?.secret);
+    assert.equal(webhook.url, url);
+  });
+});
