@@ -8,6 +8,13 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConsultClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { Consultation, Subscription, User, Webhook, WebhookEvent } from '../client/types.js';
+import { StoreUnavailableError } from '../proxy/store.js';
+import {
+  announceSecret,
+  ROTATION_PENDING_KEY,
+  ROTATION_PENDING_TTL_MS,
+  WEBHOOK_ID_PATTERN,
+} from '../proxy/webhook-secret-format.js';
 
 export const DEFAULT_UPSTREAM_URL = 'http://127.0.0.1:8788';
 export const DEFAULT_API_KEY = 'sandbox-api-key';
@@ -23,7 +30,15 @@ export interface AdminIO {
 }
 
 /** A mistake in how the command was called: printed with a pointer to `--help`, exit 2. */
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(
+    message: string,
+    /** Exit code: a bad argument unless said otherwise. */
+    readonly exit: number = EXIT.usage,
+  ) {
+    super(message);
+  }
+}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -38,9 +53,11 @@ interface Command {
   summary: string;
   options?: Options;
   /** `arg(0)` is the first positional argument, checked present before `run` is called. */
-  run(client: ConsultClient, arg: (index: number) => string, values: Values): Promise<unknown>;
+  run(client: ConsultClient, arg: (index: number) => string, values: Values, io: AdminIO): Promise<unknown>;
   /** The result as a table or lines of text. */
   show(result: unknown): string;
+  /** What `--json` prints, when not the result itself: the service's JSON, unchanged. */
+  json?(result: unknown): unknown;
 }
 
 const USER_FIELDS: Options = {
@@ -118,6 +135,97 @@ const subscriptionsTable = (subscriptions: Subscription[]) =>
 const oneLine = (text: string, max = 60) => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/** An absolute http(s) URL for a webhook, or a usage error saying what is expected. */
+function webhookUrl(url: string | boolean | undefined, flag: string): string {
+  if (typeof url !== 'string')
+    throw new UsageError(`${flag} is required: the proxy's public URL and /webhooks`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(
+      `${flag} must be an absolute URL such as https://portal.example/consult/webhooks; got "${url}"`,
+    );
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new UsageError(`${flag} must be an http or https URL; got "${url}"`);
+  return url;
+}
+
+function eventList(values: Values): Webhook['events'] | undefined {
+  if (typeof values['events'] !== 'string') return undefined;
+  const events = values['events']
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (events.length === 0) throw new UsageError('--events needs at least one event type');
+  return events as Webhook['events'];
+}
+
+/** A webhook id as `webhooks register` printed it, or a usage error saying what it looks like. */
+function webhookId(id: string): string {
+  if (id.startsWith('whsec_'))
+    throw new UsageError(
+      'that is a signing secret, not a webhook id: give the id (whk_…) `webhooks register` printed',
+    );
+  if (!WEBHOOK_ID_PATTERN.test(id))
+    throw new UsageError(
+      `WEBHOOK_ID must be an id such as whk_3f9a…, as \`webhooks register\` printed it (letters, digits, _ and -); got ${JSON.stringify(id)}`,
+    );
+  return id;
+}
+
+/** The service's 404 for a webhook id, said as what it means. */
+function unknownWebhook(id: string, error: unknown): never {
+  if (error instanceof ApiError && error.status === 404)
+    throw new UsageError(
+      `no webhook ${id} is registered with the service (deleted already, or another id?); nothing was changed`,
+      EXIT.refused,
+    );
+  throw error;
+}
+
+interface Registered {
+  webhook: Webhook;
+  /** Secrets the proxies should accept, in CONSULT_WEBHOOK_SECRET order. */
+  secrets: string[];
+  /** Whether the proxies sharing CONSULT_REDIS_URL were told the new secret. */
+  announced?: boolean;
+  /** Why they could not be told, when their Redis stopped answering after the registration. */
+  unannounced?: string;
+  replaces?: string;
+}
+
+const registrationShow = (result: unknown) => {
+  const { webhook, announced, unannounced, replaces } = result as Registered;
+  const lines = [
+    table(['webhook', 'url', 'events'], [[webhook.webhookId, webhook.url, webhook.events.join(', ')]]),
+    '',
+    `signing secret (shown once): ${webhook.secret ?? ''}`,
+    '',
+  ];
+  if (!replaces) {
+    lines.push(
+      'Give every proxy instance this secret, then restart them:',
+      `  CONSULT_WEBHOOK_SECRET=${webhook.secret ?? ''}`,
+      `Keep the webhook id ${webhook.webhookId} to rotate or delete it (consult-admin webhooks rotate|delete).`,
+    );
+  } else {
+    lines.push(
+      announced
+        ? 'The proxies sharing CONSULT_REDIS_URL accept the new secret already.'
+        : unannounced
+          ? `The proxies' Redis stopped answering (${unannounced}) and was not told the new secret: until every instance has it, deliveries to the new webhook are refused (the old one still brings every event, and the service delivers the refused ones again).`
+          : 'CONSULT_REDIS_URL is not set: until every instance has the new secret, deliveries to the new webhook are refused (the old one still brings every event, and the service delivers the refused ones again).',
+      'Then:',
+      `  1. give every instance CONSULT_WEBHOOK_SECRET=<the old secret>,${webhook.secret ?? ''} and restart them one by one`,
+      `  2. consult-admin webhooks delete ${replaces}`,
+      `  3. set CONSULT_WEBHOOK_SECRET=${webhook.secret ?? ''} and restart them one by one`,
+    );
+  }
+  return lines.join('\n');
 };
 
 const COMMANDS: Command[] = [
@@ -249,13 +357,85 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'webhooks register',
+    args: [],
+    usage: '--url URL [--events E1,E2]',
+    summary:
+      "Register the proxy's webhook (operation 15); prints its id and the secret for CONSULT_WEBHOOK_SECRET.",
+    options: { url: { type: 'string' }, events: { type: 'string' } },
+    run: async (client, _arg, values): Promise<Registered> => {
+      const url = webhookUrl(values['url'], '--url');
+      const events = eventList(values);
+      const webhook = await client.createWebhook({ url, ...(events ? { events } : {}) });
+      return { webhook, secrets: webhook.secret ? [webhook.secret] : [] };
+    },
+    show: registrationShow,
+    json: (result) => (result as Registered).webhook,
+  },
+  {
+    name: 'webhooks rotate',
+    args: ['WEBHOOK_ID'],
+    usage: '--url URL [--events E1,E2]',
+    summary:
+      'Register a new webhook to replace WEBHOOK_ID; with CONSULT_REDIS_URL the proxies accept its secret at once.',
+    options: { url: { type: 'string' }, events: { type: 'string' } },
+    run: async (client, arg, values, io): Promise<Registered> => {
+      const replaces = webhookId(arg(0));
+      const url = webhookUrl(values['url'], '--url');
+      const events = eventList(values);
+      const redisUrl = io.env['CONSULT_REDIS_URL']?.trim();
+      if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
+        throw new UsageError(
+          'CONSULT_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
+        );
+      if (!redisUrl) {
+        const webhook = await client.createWebhook({ url, ...(events ? { events } : {}) });
+        return { webhook, secrets: webhook.secret ? [webhook.secret] : [], announced: false, replaces };
+      }
+      // The proxies' store: told a rotation is coming before the service can deliver anything
+      // signed with the new secret, then the secret itself (see src/proxy/webhook-secrets.ts).
+      const { RedisProxyStore } = await import('../proxy/redis-store.js');
+      const prefix = io.env['CONSULT_REDIS_PREFIX']?.trim();
+      const store = new RedisProxyStore({ url: redisUrl, ...(prefix ? { prefix } : {}) });
+      try {
+        await store.set(ROTATION_PENDING_KEY, '1', ROTATION_PENDING_TTL_MS);
+        try {
+          const webhook = await client.createWebhook({ url, ...(events ? { events } : {}) });
+          const secrets = webhook.secret ? [webhook.secret] : [];
+          try {
+            if (webhook.secret) await announceSecret(store, webhook.secret);
+          } catch (error) {
+            // Registered all the same: its secret must still be shown, with what did not happen.
+            const reason = error instanceof StoreUnavailableError ? error.reason : 'error';
+            return { webhook, secrets, announced: false, unannounced: reason, replaces };
+          }
+          return { webhook, secrets, announced: true, replaces };
+        } finally {
+          await store.delete(ROTATION_PENDING_KEY).catch(() => undefined);
+        }
+      } catch (error) {
+        if (error instanceof StoreUnavailableError)
+          throw new UsageError(
+            `the proxies' Redis at CONSULT_REDIS_URL did not answer (${error.reason}); nothing was registered unless shown above`,
+            EXIT.unreachable,
+          );
+        throw error;
+      } finally {
+        await store.close();
+      }
+    },
+    show: registrationShow,
+    json: (result) => (result as Registered).webhook,
+  },
+  {
     name: 'webhooks delete',
     args: ['WEBHOOK_ID'],
     usage: '',
     summary: 'Remove a webhook (operation 16).',
     run: async (client, arg) => {
-      await client.deleteWebhook(arg(0));
-      return { deleted: arg(0) };
+      const id = webhookId(arg(0));
+      await client.deleteWebhook(id).catch((error: unknown) => unknownWebhook(id, error));
+      return { deleted: id };
     },
     show: (result) => `deleted ${(result as { deleted: string }).deleted}`,
   },
@@ -313,6 +493,7 @@ Environment:
   CONSULT_UPSTREAM_URL   the service (default ${DEFAULT_UPSTREAM_URL}, the sandbox of npm run sandbox)
   CONSULT_API_KEY        the partner API key (default ${DEFAULT_API_KEY}, the sandbox's)
   CONSULT_SUB_PARTNER    subPartnerName for the access token (optional)
+  CONSULT_REDIS_URL      the proxies' Redis, for webhooks rotate (optional; CONSULT_REDIS_PREFIX if not consult:)
 
 Exit codes: 0 done, 1 the service refused, 2 a bad argument, 3 the service could not be reached.`;
 
@@ -386,13 +567,17 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   });
 
   try {
-    const result = await command.run(client, (index) => args[index] ?? '', values);
-    io.out(values['json'] ? JSON.stringify(result ?? null, null, 2) : command.show(result));
+    const result = await command.run(client, (index) => args[index] ?? '', values, io);
+    const json = command.json ? command.json(result) : result;
+    io.out(values['json'] ? JSON.stringify(json ?? null, null, 2) : command.show(result));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`consult-admin ${command.name}: ${error.message}\n${helpFor(command)}`);
-      return EXIT.usage;
+      // A bad argument comes with the usage; what the service or the store said, on its own.
+      io.err(
+        `consult-admin ${command.name}: ${error.message}${error.exit === EXIT.usage ? `\n${helpFor(command)}` : ''}`,
+      );
+      return error.exit;
     }
     if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')) {
       io.err(

@@ -10,6 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { commandNeeds } from '../server/peers.js';
+import { webhookSecretsProblems } from './webhook-secret-format.js';
 
 export interface CliConfig {
   upstreamUrl: string;
@@ -66,6 +67,8 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
         `CONSULT_TRUSTED_PROXIES must list addresses or IPv4 ranges like 10.0.0.0/8; got "${entry}"`,
       );
   }
+  const webhookSecret = env['CONSULT_WEBHOOK_SECRET']?.trim();
+  if (webhookSecret) problems.push(...webhookSecretsProblems(webhookSecret, 'CONSULT_WEBHOOK_SECRET'));
   const demo = env['CONSULT_DEMO_SIGN_IN'];
   if (demo !== undefined && !['0', '1', 'true', 'false', ''].includes(demo))
     problems.push('CONSULT_DEMO_SIGN_IN must be 1 or 0');
@@ -82,7 +85,7 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
         .map((o) => o.trim())
         .filter(Boolean),
       ...(env['CONSULT_PUBLIC_URL'] ? { publicUrl: env['CONSULT_PUBLIC_URL'] } : {}),
-      ...(env['CONSULT_WEBHOOK_SECRET'] ? { webhookSecret: env['CONSULT_WEBHOOK_SECRET'] } : {}),
+      ...(webhookSecret ? { webhookSecret } : {}),
       demoSignIn: demo === '1' || demo === 'true',
       basePath: basePath.replace(/\/$/, '') || '/',
       port,
@@ -124,9 +127,11 @@ Environment:
   CONSULT_DEMO_SIGN_IN      1: sign in with {"demoUser": "alex"} (sandbox upstream only)
   CONSULT_SUB_PARTNER       subPartnerName for the access token                      optional
   CONSULT_ALLOWED_ORIGINS   comma-separated browser origins allowed across origins   optional
-  CONSULT_PUBLIC_URL        this proxy's public URL with its base path; registers the webhook,
-                            so answers are pushed live (without it the elements poll)
-  CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means     optional
+  CONSULT_PUBLIC_URL        this proxy's public URL with its base path; answers are pushed live
+                            (without it the elements poll). Without CONSULT_WEBHOOK_SECRET the
+                            proxy registers its webhook itself (sandbox, demo)
+  CONSULT_WEBHOOK_SECRET    the secret \`consult-admin webhooks register\` printed (production);
+                            during a rotation old and new, comma-separated           optional
   CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional
   CONSULT_TRUSTED_PROXIES   comma-separated addresses or IPv4 ranges (10.0.0.0/8) of the load
                             balancers in front, whose X-Forwarded-For names the client

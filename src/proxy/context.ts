@@ -1,6 +1,8 @@
 import type { ConsultClient } from '../client/client.js';
 import type { ProxyLimits, ProxyLogEntry, ProxyOptions } from './options.js';
 import type { ProxyStore } from './store.js';
+import type { Verdict } from './webhook-registration.js';
+import type { DeliveryHeaders } from './webhook-secrets.js';
 import type { WidgetIdentity } from './widget-token.js';
 
 export interface ProxyEnv {
@@ -17,6 +19,9 @@ export interface ProxyCore {
   store: ProxyStore;
   upstream: ConsultClient;
   log: (entry: ProxyLogEntry) => void;
-  /** The webhook secret in force: configured, or obtained by registering at start. */
-  webhookSecret: () => string | undefined;
+  /**
+   * Whether a webhook delivery is signed with one of the secrets in force: configured, obtained by
+   * registering at start, or announced by a rotation (see webhook-registration.ts).
+   */
+  verifyWebhook: (raw: string, headers: DeliveryHeaders) => Promise<Verdict>;
 }

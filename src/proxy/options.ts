@@ -1,3 +1,4 @@
+import { webhookSecretsProblems } from './webhook-secrets.js';
 import type { Context } from 'hono';
 import type { FetchLike } from '../client/client.js';
 import type { ProxyStore } from './store.js';
@@ -41,6 +42,11 @@ export interface ProxyLimits {
   streamsPerMember: number;
   /** Open event streams per client address, in each instance. Default 50. */
   streamsPerAddress: number;
+  /**
+   * How often an instance that registered its webhook itself (no `webhookSecret`) checks that the
+   * shared store still holds the registration, and puts it back if the store lost it. Default 2 s.
+   */
+  webhookRegistrationCheckMs: number;
 }
 
 /** One line of the proxy's log. It never holds a header, a body, a token or a question. */
@@ -77,11 +83,17 @@ export interface ProxyOptions {
   store?: ProxyStore;
   /** Widget token lifetime in seconds; at most 900 (15 minutes). Default 600. */
   widgetTokenTtlSeconds?: number;
-  /** Verifies upstream webhooks (Standard Webhooks `whsec_…`). Registration at start provides one. */
-  webhookSecret?: string;
   /**
-   * This proxy's public URL including its base path; given it, the proxy registers its webhook
-   * upstream and pushes answers to the member's open elements. Without it, the event stream's
+   * The signing secret of the webhook registered for this proxy (`consult-admin webhooks register`
+   * prints it; Standard Webhooks `whsec_…`): the production setting, which nothing in the store can
+   * lose. Several during a rotation (an array, or comma-separated), each accepted. Given it, the
+   * proxy registers nothing at start; without it, a proxy with `publicUrl` registers its own (the
+   * sandbox, the demo).
+   */
+  webhookSecret?: string | readonly string[];
+  /**
+   * This proxy's public URL including its base path; given it (and no `webhookSecret`), the proxy
+   * registers its webhook upstream at start, and either way it pushes answers to the member's open elements. Without it, the event stream's
    * `ready` says `webhooks: false`, the elements poll open consultations, and the proxy logs a
    * warning at start.
    */
@@ -112,6 +124,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   apiKeyCheckRetryMs: 5_000,
   streamsPerMember: 5,
   streamsPerAddress: 50,
+  webhookRegistrationCheckMs: 2_000,
 };
 
 /** Checks the options once, at creation, with messages that say exactly what to set. */
@@ -136,6 +149,7 @@ export function checkOptions(options: ProxyOptions): void {
       );
     }
   }
+  problems.push(...webhookSecretsProblems(options.webhookSecret, 'webhookSecret'));
   if (options.widgetTokenTtlSeconds !== undefined && !(options.widgetTokenTtlSeconds > 0)) {
     problems.push('widgetTokenTtlSeconds must be positive');
   }

@@ -30,12 +30,14 @@ import { safeCode } from './errors.js';
 import { endMemberSessions } from './sessions.js';
 import { currentGeneration } from './generation.js';
 import { MemoryStore, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './store.js';
+import { webhookRegistration } from './webhook-registration.js';
 
 /** What the proxy offers besides its routes. */
 export interface ProxyControls {
   /**
-   * Settles when the store's generation is known and the proxy's webhook is registered upstream (without
-   * `publicUrl`, as soon as the store answers). Widget tokens minted outside the proxy are accepted once issued after it.
+   * Settles when the store's generation is known and, for a proxy that registers its own webhook
+   * (`publicUrl` without `webhookSecret`), the registration is made or found (otherwise as soon as
+   * the store answers). Widget tokens minted outside the proxy are accepted once issued after it.
    */
   readonly ready: Promise<void>;
   /**
@@ -48,8 +50,10 @@ export interface ProxyControls {
   /** Stops this instance's own work. The webhook registration stays, for the next start (see `unregisterWebhook`). */
   close(): Promise<void>;
   /**
-   * Deletes the webhook registered for `publicUrl` upstream and forgets it in the store, for when
-   * the proxy is retired for good (not on a restart). False when there was none.
+   * Deletes the webhook this proxy registered for `publicUrl` upstream and forgets it in the store
+   * (every instance sharing it then lets it go), for when the proxy is retired for good (not on a
+   * restart). False when there was none, or the secret is configured: a configured registration is
+   * deleted with `consult-admin webhooks delete`.
    */
   unregisterWebhook(): Promise<boolean>;
   /**
@@ -67,68 +71,6 @@ const consoleLogger = (entry: ProxyLogEntry): void => {
   if (entry.level === 'error') console.error(line);
   else console.log(line);
 };
-
-interface Registration {
-  webhookId: string;
-  secret: string;
-  url: string;
-}
-
-/** The stored record as far as it can be read: it may be partial, or not JSON at all. */
-function readRegistration(raw: string | undefined): Partial<Registration> | undefined {
-  if (!raw) return undefined;
-  try {
-    return JSON.parse(raw) as Partial<Registration>;
-  } catch {
-    return {};
-  }
-}
-
-/** A stored registration the proxy can verify deliveries with, or undefined. */
-function parseRegistration(raw: string | undefined): Registration | undefined {
-  const value = readRegistration(raw);
-  return typeof value?.webhookId === 'string' &&
-    typeof value.secret === 'string' &&
-    typeof value.url === 'string'
-    ? (value as Registration)
-    : undefined;
-}
-
-/** Kept for years: a registration ends by `unregisterWebhook`, not by time. */
-const REGISTRATION_TTL_MS = 10 * 365 * 24 * 60 * 60 * 1000;
-
-/**
- * The webhook registration for `url`: the stored one, or a new one. A stored record that cannot be
- * trusted (unreadable, without a secret, for another address) is replaced, and its webhook deleted.
- * Instances starting together agree on one: the first to store its registration wins, and the
- * others delete the one they made.
- */
-async function registerWebhook(core: ProxyCore, key: string, url: string): Promise<Registration> {
-  const raw = await core.store.get(key);
-  const stored = parseRegistration(raw);
-  if (stored && stored.url === url) {
-    core.log({ level: 'info', message: 'webhook registration reused' });
-    return stored;
-  }
-  if (raw !== undefined) {
-    // A record it cannot trust: its webhook (if it names one) goes, and a new one replaces it.
-    const untrusted = readRegistration(raw)?.webhookId;
-    if (typeof untrusted === 'string') await core.upstream.deleteWebhook(untrusted).catch(() => undefined);
-    await core.store.delete(key);
-  }
-  const webhook = await core.upstream.createWebhook({ url });
-  if (!webhook.secret) throw new Error('the service returned no webhook secret');
-  const registration: Registration = { webhookId: webhook.webhookId, secret: webhook.secret, url };
-  if (await core.store.setIfAbsent(key, JSON.stringify(registration), REGISTRATION_TTL_MS)) {
-    core.log({ level: 'info', message: 'webhook registered upstream' });
-    return registration;
-  }
-  // Another instance registered first: use theirs, and take ours back.
-  await core.upstream.deleteWebhook(webhook.webhookId).catch(() => undefined);
-  const winner = parseRegistration(await core.store.get(key));
-  if (!winner) throw new Error('the webhook registration could not be agreed');
-  return winner;
-}
 
 /** The service refused the proxy's API key at start: its message names the setting to fix. */
 export class ApiKeyRefusedError extends Error {
@@ -219,14 +161,13 @@ export function installProxy(
   checkOptions(options);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const upstreamFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  let webhookSecret = options.webhookSecret;
 
   const core: ProxyCore = {
     options,
     limits,
     store: options.store ?? new MemoryStore(),
     log: options.logger ?? consoleLogger,
-    webhookSecret: () => webhookSecret,
+    verifyWebhook: (raw, headers) => registration.verify(raw, headers),
     // The upstream token lives only in this client's memory: single-flight, refreshed before
     // expiry, one refresh and one retry on 401 (S7). Redirects are never followed (S6).
     upstream: new ConsultClient({
@@ -246,6 +187,8 @@ export function installProxy(
       ),
     }),
   };
+
+  const registration = webhookRegistration(core);
 
   root.onError((error) => {
     if (error instanceof StoreUnavailableError) {
@@ -364,18 +307,10 @@ export function installProxy(
     core.log({ level: 'warn', message: NO_PUBLIC_URL_WARNING });
   }
 
-  // The webhook registration outlives this process: kept in the store (shared by every instance),
-  // reused on restart and deploy, so the service's redeliveries keep verifying.
-  const registrationKey = options.publicUrl ? `webhook-registration:${options.publicUrl}` : undefined;
   // The store's generation is known (created, for an empty store) before any token is issued.
   const generationKnown = currentGeneration(core).then(() => undefined);
-  const registered = registrationKey
-    ? registerWebhook(core, registrationKey, `${(options.publicUrl ?? '').replace(/\/$/, '')}/webhooks`).then(
-        (registration) => {
-          webhookSecret = registration.secret;
-        },
-      )
-    : Promise.resolve();
+  // A configured secret needs nothing; otherwise, with `publicUrl`, the proxy registers its webhook.
+  const registered = registration.ready;
   const closed = new AbortController();
   const apiKeyChecked = checkApiKey(core, closed.signal);
   // Logged where it fails; one who awaits it (the Node entry, a partner's server) stops on it.
@@ -404,16 +339,10 @@ export function installProxy(
       return true;
     },
     // A normal shutdown (a restart, a deploy) keeps the registration for the next start.
-    close: async () => closed.abort(),
-    unregisterWebhook: async () => {
-      if (!registrationKey) return false;
-      const stored = parseRegistration(await core.store.get(registrationKey));
-      if (!stored) return false;
-      await core.upstream.deleteWebhook(stored.webhookId).catch((error: unknown) => {
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-      });
-      await core.store.delete(registrationKey);
-      return true;
+    close: async () => {
+      closed.abort();
+      registration.close();
     },
+    unregisterWebhook: () => registration.unregister(),
   };
 }

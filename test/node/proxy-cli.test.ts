@@ -49,7 +49,7 @@ describe('readProxyEnv', () => {
       CONSULT_SUB_PARTNER: 'acme',
       CONSULT_ALLOWED_ORIGINS: 'https://portal.example, https://staff.example',
       CONSULT_PUBLIC_URL: 'https://portal.example/consult',
-      CONSULT_WEBHOOK_SECRET: 'whsec_abc',
+      CONSULT_WEBHOOK_SECRET: `whsec_${'A'.repeat(32)}`,
       CONSULT_DEMO_SIGN_IN: '1',
       CONSULT_BASE_PATH: '/api/consult/',
       CONSULT_REDIS_URL: 'redis://cache.internal:6379',
@@ -62,7 +62,7 @@ describe('readProxyEnv', () => {
     assert.equal(config?.subPartnerName, 'acme');
     assert.deepEqual(config?.allowedOrigins, ['https://portal.example', 'https://staff.example']);
     assert.equal(config?.publicUrl, 'https://portal.example/consult');
-    assert.equal(config?.webhookSecret, 'whsec_abc');
+    assert.equal(config?.webhookSecret, `whsec_${'A'.repeat(32)}`);
     assert.equal(config?.demoSignIn, true);
     assert.equal(config?.basePath, '/api/consult');
     assert.equal(config?.port, 9000);

@@ -5,7 +5,6 @@
  * `{ type, consultationId, status }` goes to that member's open streams.
  */
 import { Hono } from 'hono';
-import { Webhook } from 'standardwebhooks';
 import { ApiError } from '../../client/errors.js';
 import { ProblemError } from '../../server/problems.js';
 import { WEBHOOK_EVENT_TYPES } from '../../client/types.js';
@@ -58,8 +57,8 @@ export function webhookRoutes(core: ProxyCore) {
         'webhook-timestamp': header(c, 'webhook-timestamp') ?? '',
         'webhook-signature': header(c, 'webhook-signature') ?? '',
       };
-      const secret = core.webhookSecret();
-      if (!secret) {
+      const verdict = await core.verifyWebhook(raw, headers);
+      if (verdict === 'no-secret') {
         // No secret yet (registration pending) or none configured: nothing can be verified, so
         // nothing is trusted; the upstream delivers again later.
         core.log({ level: 'warn', message: 'webhook refused: no webhook secret' });
@@ -70,9 +69,7 @@ export function webhookRoutes(core: ProxyCore) {
           'Webhooks cannot be verified yet.',
         );
       }
-      try {
-        new Webhook(secret).verify(raw, headers);
-      } catch {
+      if (typeof verdict !== 'object') {
         logRefusal();
         throw new ProblemError(
           401,
@@ -133,8 +130,23 @@ export function webhookRoutes(core: ProxyCore) {
             consultationId: consultation.consultationId,
             status: consultation.status,
           });
-          // Kept for replay whether or not the member has a stream open right now.
-          await recordEvent(core, consultation.userId, JSON.stringify(message));
+          // While two registrations overlap (a rotation, or two that met after the store was
+          // emptied) the service sends each event once per registration, under different
+          // message ids: the case as it now stands is recorded once, whichever copy comes first.
+          const answered = consultation.questions.filter((q) => q.answer).length;
+          const eventKey = `webhook-event:${caseId}:${type}:${consultation.status}:${consultation.questions.length}:${answered}`;
+          const first = await core.store.setIfAbsent(eventKey, verdict.signer, SEEN_TTL_MS);
+          if (!first && (await core.store.get(eventKey)) !== verdict.signer) {
+            outcome = { received: true, duplicate: true };
+            return;
+          }
+          try {
+            // Kept for replay whether or not the member has a stream open right now.
+            await recordEvent(core, consultation.userId, JSON.stringify(message));
+          } catch (error) {
+            if (first) await core.store.delete(eventKey).catch(() => undefined);
+            throw error;
+          }
         });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) {

@@ -19,7 +19,10 @@ export interface ProxyProcessConfig {
   sessionSecret: string;
   redisUrl: string;
   prefix: string;
+  /** One secret, or several comma-separated (as CONSULT_WEBHOOK_SECRET takes them). */
   webhookSecret?: string;
+  /** Its public URL: without `webhookSecret`, it registers its webhook there. */
+  publicUrl?: string;
   limits?: Partial<ProxyLimits>;
 }
 
@@ -78,9 +81,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     apiKey: config.apiKey,
     sessionSecret: config.sessionSecret,
     ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     store: redisStore({ url: config.redisUrl, prefix: config.prefix }),
     logger: (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`),
     limits: { perAddressPerMinute: 100_000, sessionsPerAddressPerMinute: 10_000, ...config.limits },
   });
+  // As consult-proxy does: listening, and its webhook secrets known, before it says it has started.
+  await server.proxy.ready.catch(() => undefined);
   process.stdout.write(`${JSON.stringify({ url: `${server.url}/consult` })}\n`);
 }
