@@ -1,5 +1,6 @@
 /**
- * A proxy in a process of its own, on a Redis store, for tests that kill it with SIGKILL mid-flow.
+ * A proxy in a process of its own, on a Redis store (or in memory, without `redisUrl`), for tests
+ * that kill it with SIGKILL mid-flow or load it from another process.
  * Configured by one JSON argument; prints `{"url": "…"}` on its first line once it listens, then
  * its log lines, one JSON object each.
  *
@@ -12,15 +13,19 @@ import { demoSignIn } from '../../../src/proxy/demo.js';
 import { startProxyServer } from '../../../src/proxy/node.js';
 import type { ProxyLimits } from '../../../src/proxy/options.js';
 import { redisStore } from '../../../src/proxy/redis-store.js';
+import { MemoryStore } from '../../../src/proxy/store.js';
 
 export interface ProxyProcessConfig {
   upstreamUrl: string;
   apiKey: string;
   sessionSecret: string;
-  redisUrl: string;
-  prefix: string;
+  /** Without it, the proxy keeps its state in memory. */
+  redisUrl?: string;
+  prefix?: string;
   webhookSecret?: string;
   limits?: Partial<ProxyLimits>;
+  /** Leaves out the one line per request (writes to a pipe block the process, which a load test would measure). */
+  quiet?: boolean;
 }
 
 export interface ProxyProcess {
@@ -78,8 +83,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     apiKey: config.apiKey,
     sessionSecret: config.sessionSecret,
     ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
-    store: redisStore({ url: config.redisUrl, prefix: config.prefix }),
-    logger: (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`),
+    store: config.redisUrl
+      ? redisStore({ url: config.redisUrl, ...(config.prefix ? { prefix: config.prefix } : {}) })
+      : new MemoryStore(),
+    logger: (entry) => {
+      if (config.quiet && entry.message === 'request') return;
+      process.stdout.write(`${JSON.stringify(entry)}\n`);
+    },
     limits: { perAddressPerMinute: 100_000, sessionsPerAddressPerMinute: 10_000, ...config.limits },
   });
   process.stdout.write(`${JSON.stringify({ url: `${server.url}/consult` })}\n`);
