@@ -103,14 +103,8 @@ app.use(
 // (no proxy in between, which would say so in X-Forwarded-For, Forwarded, X-Real-IP or
 // X-Forwarded-Host) and typed or followed on this site; each refusal says why.
 const HOST = process.env.HOST ?? '127.0.0.1';
-if (process.env.PORTAL_DEV_SIGN_IN === '1') {
-  const refusal = !['127.0.0.1', '::1', 'localhost'].includes(HOST)
-    ? 'runs only on a loopback HOST'
-    : await devSignInRefusal({ upstreamUrl: env('CONSULT_UPSTREAM_URL'), nodeEnv: process.env.NODE_ENV });
-  if (refusal) {
-    console.error(`PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member: it ${refusal}.`);
-    process.exit(1);
-  }
+const devSignIn = process.env.PORTAL_DEV_SIGN_IN === '1';
+if (devSignIn) {
   app.get('/dev/sign-in', async (c) => {
     const refused = devSignInRequestRefusal(c.req.raw, socketAddress(c));
     if (refused) return c.text(`No development sign-in: ${refused}.`, 403);
@@ -124,7 +118,13 @@ if (process.env.PORTAL_DEV_SIGN_IN === '1') {
     });
     return c.redirect('/', 303);
   });
-  console.warn('Development sign-in is on: open /dev/sign-in?member=alex');
+}
+
+/** Why the development sign-in, when asked for, may not run here; undefined when it may (or is off). */
+async function devSignInStartRefusal(): Promise<string | undefined> {
+  if (!devSignIn) return undefined;
+  if (!['127.0.0.1', '::1', 'localhost'].includes(HOST)) return 'runs only on a loopback HOST';
+  return devSignInRefusal({ upstreamUrl: env('CONSULT_UPSTREAM_URL'), nodeEnv: process.env.NODE_ENV });
 }
 
 // Your portal's page.
@@ -151,6 +151,14 @@ app.get('/', (c) => {
 </html>`);
 });
 
-serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8080), hostname: HOST }, (info) =>
-  console.log(`Listening on http://${HOST}:${info.port}`),
-);
+// Listens once the development sign-in, if asked for, is known to be allowed here.
+void devSignInStartRefusal().then((refusal) => {
+  if (refusal) {
+    console.error(`PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member: it ${refusal}.`);
+    process.exit(1);
+  }
+  if (devSignIn) console.warn('Development sign-in is on: open /dev/sign-in?member=alex');
+  serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8080), hostname: HOST }, (info) =>
+    console.log(`Listening on http://${HOST}:${info.port}`),
+  );
+});
