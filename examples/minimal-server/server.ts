@@ -10,7 +10,8 @@
  *   CONSULT_PUBLIC_URL       this server's public URL: the service then pushes each answer by webhook the
  *                            moment it is given; without it the page asks every few seconds instead
  *   CONSULT_ALLOWED_ORIGINS  other origins whose pages call this proxy (comma-separated), such as a dev server
- *   PORTAL_DEV_SIGN_IN=1     development only: /dev/sign-in?member=ID signs you in as that member
+ *   PORTAL_DEV_SIGN_IN=1     development only, against the sandbox: /dev/sign-in?member=ID signs you in
+ *                            as that member
  *   PORT, HOST               where to listen                                         8080, 127.0.0.1
  *   CONSULT_ASSETS_DIR       the browser files                 node_modules/consult-elements/dist/browser
  */
@@ -20,7 +21,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { setSignedCookie } from 'hono/cookie';
 import { parseSigned } from 'hono/utils/cookie';
-import { createProxy, type Member } from 'consult-elements/proxy';
+import { createProxy, devSignInRefusal, devSignInRequestRefusal, type Member } from 'consult-elements/proxy';
 import { pooledFetch, socketAddress } from 'consult-elements/proxy/node';
 
 const env = (name: string, fallback?: string): string => {
@@ -97,19 +98,16 @@ app.use(
 );
 
 // Development only: sign in as any member without your portal's login, to try the elements. It lets
-// anyone be anyone, so it is off unless asked for, and runs only on this machine's loopback
-// address, never in production; only an address typed or followed on this site signs in.
+// anyone be anyone, so it is off unless asked for, and starts only on a loopback HOST, with NODE_ENV
+// unset or a development one, against the sandbox. It answers only a request made on this machine
+// (no proxy in between, which would say so in X-Forwarded-For, Forwarded, X-Real-IP or
+// X-Forwarded-Host) and typed or followed on this site; each refusal says why.
 const HOST = process.env.HOST ?? '127.0.0.1';
-if (process.env.PORTAL_DEV_SIGN_IN === '1') {
-  if (process.env.NODE_ENV === 'production' || !['127.0.0.1', '::1', 'localhost'].includes(HOST)) {
-    console.error(
-      'PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member: it runs only on a loopback HOST, never with NODE_ENV=production.',
-    );
-    process.exit(1);
-  }
+const devSignIn = process.env.PORTAL_DEV_SIGN_IN === '1';
+if (devSignIn) {
   app.get('/dev/sign-in', async (c) => {
-    const site = c.req.header('sec-fetch-site');
-    if (site && site !== 'none' && site !== 'same-origin') return c.text('Open this address yourself', 403);
+    const refused = devSignInRequestRefusal(c.req.raw, socketAddress(c));
+    if (refused) return c.text(`No development sign-in: ${refused}.`, 403);
     const member = c.req.query('member') ?? '';
     if (!/^[\w.@-]{1,64}$/.test(member)) return c.text('Say who: /dev/sign-in?member=alex', 400);
     await setSignedCookie(c, 'portal_member', member, env('PORTAL_COOKIE_SECRET'), {
@@ -120,7 +118,13 @@ if (process.env.PORTAL_DEV_SIGN_IN === '1') {
     });
     return c.redirect('/', 303);
   });
-  console.warn('Development sign-in is on: open /dev/sign-in?member=alex');
+}
+
+/** Why the development sign-in, when asked for, may not run here; undefined when it may (or is off). */
+async function devSignInStartRefusal(): Promise<string | undefined> {
+  if (!devSignIn) return undefined;
+  if (!['127.0.0.1', '::1', 'localhost'].includes(HOST)) return 'runs only on a loopback HOST';
+  return devSignInRefusal({ upstreamUrl: env('CONSULT_UPSTREAM_URL'), nodeEnv: process.env.NODE_ENV });
 }
 
 // Your portal's page.
@@ -147,6 +151,14 @@ app.get('/', (c) => {
 </html>`);
 });
 
-serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8080), hostname: HOST }, (info) =>
-  console.log(`Listening on http://${HOST}:${info.port}`),
-);
+// Listens once the development sign-in, if asked for, is known to be allowed here.
+void devSignInStartRefusal().then((refusal) => {
+  if (refusal) {
+    console.error(`PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member: it ${refusal}.`);
+    process.exit(1);
+  }
+  if (devSignIn) console.warn('Development sign-in is on: open /dev/sign-in?member=alex');
+  serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8080), hostname: HOST }, (info) =>
+    console.log(`Listening on http://${HOST}:${info.port}`),
+  );
+});

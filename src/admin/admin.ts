@@ -9,6 +9,7 @@ import { ConsultClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { Consultation, Subscription, User, Webhook, WebhookEvent } from '../client/types.js';
 import { StoreUnavailableError } from '../proxy/store.js';
+import { explainMissingPeer } from '../server/peers.js';
 import {
   announceSecret,
   ROTATION_PENDING_KEY,
@@ -394,7 +395,11 @@ const COMMANDS: Command[] = [
       }
       // The proxies' store: told a rotation is coming before the service can deliver anything
       // signed with the new secret, then the secret itself (see src/proxy/webhook-secrets.ts).
-      const { RedisProxyStore } = await import('../proxy/redis-store.js');
+      // Only here does the command need a server package (ioredis): said so when it is missing.
+      const { RedisProxyStore } = await import('../proxy/redis-store.js').catch((error: unknown) => {
+        const explained = explainMissingPeer('consult-admin webhooks rotate with CONSULT_REDIS_URL', error);
+        throw explained === error ? error : new UsageError((explained as Error).message);
+      });
       const prefix = io.env['CONSULT_REDIS_PREFIX']?.trim();
       const store = new RedisProxyStore({ url: redisUrl, ...(prefix ? { prefix } : {}) });
       try {

@@ -10,6 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { commandNeeds } from '../server/peers.js';
+import { isSandbox } from './dev-sign-in.js';
 import { webhookSecretsProblems } from './webhook-secret-format.js';
 
 export interface CliConfig {
@@ -96,23 +97,7 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
 }
 
 /** Demo sign-in lets anyone be anyone: only a sandbox upstream (which answers its controls) may have it. */
-export async function isSandbox(upstreamUrl: string): Promise<boolean | 'unreachable'> {
-  let response: Response;
-  try {
-    response = await fetch(new URL('/_sandbox/clock', upstreamUrl), {
-      signal: AbortSignal.timeout(3000),
-      redirect: 'manual',
-    });
-  } catch {
-    return 'unreachable';
-  }
-  try {
-    const body = (await response.json()) as { now?: unknown };
-    return response.ok && typeof body.now === 'string';
-  } catch {
-    return false;
-  }
-}
+export { isSandbox };
 
 export const HELP = `consult-proxy: the partner proxy for demos and trials, configured from the environment. It signs
 members in with {"demoUser": "alex"} against a sandbox; a real deployment calls startProxyServer()

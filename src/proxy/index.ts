@@ -1,5 +1,13 @@
 export { createProxy, type ConsultProxy } from './proxy.js';
 export { demoSignIn } from './demo.js';
+export {
+  devSignInRefusal,
+  devSignInRequestRefusal,
+  isDevelopmentEnv,
+  isSandbox,
+  DEVELOPMENT_NODE_ENVS,
+  FORWARDING_HEADERS,
+} from './dev-sign-in.js';
 export { MemoryStore, StoreUnavailableError, type ProxyStore } from './store.js';
 export {
   DEFAULT_LIMITS,

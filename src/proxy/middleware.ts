@@ -188,13 +188,6 @@ export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: n
   }
 }
 
-export const limitPerAddress = (core: ProxyCore, kind: string, limit: number) =>
-  createMiddleware<ProxyEnv>(async (c, next) => {
-    const address = core.options.clientAddress?.(c);
-    if (address) await enforceRateLimit(core, `${kind}:${address}`, limit);
-    await next();
-  });
-
 /**
  * The per-address limit for requests that are not a signed-in member's: no token, or one that is
  * not ours. A member's requests carry a valid token and count against the member's own limit

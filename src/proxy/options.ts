@@ -29,7 +29,11 @@ export interface ProxyLimits {
   sessionsPerAddressPerMinute: number;
   /** Failed sign-ins per client address per minute; past it they are answered 429 instead of 401. Default 120. */
   failedSignInsPerAddressPerMinute: number;
-  /** Webhook deliveries (`POST /webhooks`) per client address per minute. Default 1200. */
+  /**
+   * @deprecated No longer used: webhooks are not counted per address. A genuine delivery is
+   * signed by the service and is never refused for its address; a badly signed one is refused with
+   * 401 before anything is counted (see docs/security.md S6 and S10).
+   */
   webhooksPerAddressPerMinute: number;
   /**
    * Longest wait for one upstream attempt. Default 6 s: with its one retry, the proxy answers

@@ -283,7 +283,8 @@ export function installProxy(
   app.use(checkOrigin(core));
   app.use(limitBody(limits.bodyBytes));
   app.use(requireJson);
-  // The upstream's webhooks come before the per-address limit: they are not a browser's traffic.
+  // The upstream's webhooks come before the per-address limit: they are not a browser's traffic,
+  // and each is trusted by its signature alone (checked first), never by the address it came from.
   app.route('/', webhookRoutes(core));
   // Sign-ins have limits of their own (successful ones per address, failed ones per address), so
   // neither a flood nor someone else's failed attempts keep a member from renewing a token.

@@ -126,7 +126,7 @@ export function webhookRegistration(core: ProxyCore): WebhookRegistration {
   ];
   const tags = new Map<string, string>();
   const verified = async (raw: string, headers: DeliveryHeaders): Promise<Verdict | undefined> => {
-    const secret = signerOf(secrets(), raw, headers);
+    const secret = await signerOf(secrets(), raw, headers);
     if (secret === undefined) return undefined;
     let tag = tags.get(secret);
     if (!tag) tags.set(secret, (tag = await secretTag(secret)));

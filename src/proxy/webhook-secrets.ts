@@ -4,7 +4,7 @@
  * (`consult-admin webhooks rotate`) so every instance verifies a new registration's deliveries
  * from its first one, before its configuration names the new secret.
  */
-import { Webhook } from 'standardwebhooks';
+import { WebhookVerifier } from './webhook-signature.js';
 
 // What needs no library (the secrets' format, the store's keys) is apart, for the commands.
 export * from './webhook-secret-format.js';
@@ -15,19 +15,22 @@ export interface DeliveryHeaders {
   'webhook-signature': string;
 }
 
+/** A verifier per secret in use, its key imported once; a handful at most (rotations are rare). */
+const verifiers = new Map<string, WebhookVerifier>();
+
 /** Which of `secrets` signed the delivery (Standard Webhooks: constant-time, ±5 minutes), if one did. */
-export function signerOf(
+export async function signerOf(
   secrets: Iterable<string>,
   raw: string,
   headers: DeliveryHeaders,
-): string | undefined {
+): Promise<string | undefined> {
   for (const secret of secrets) {
-    try {
-      new Webhook(secret).verify(raw, headers);
-      return secret;
-    } catch {
-      // Not this one (or not a usable secret): the next.
+    let verifier = verifiers.get(secret);
+    if (!verifier) {
+      if (verifiers.size >= 16) verifiers.clear();
+      verifiers.set(secret, (verifier = new WebhookVerifier(secret)));
     }
+    if (await verifier.verify(raw, headers)) return secret;
   }
   return undefined;
 }

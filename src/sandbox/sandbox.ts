@@ -77,6 +77,11 @@ export interface Sandbox {
   close(): void;
 }
 
+/** Waits before the 2nd, 3rd, … delivery attempt of a webhook the receiver did not take (2xx). */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  5_000, 30_000, 120_000, 600_000, 3_600_000,
+];
+
 const DEFAULT_PROFESSIONALS: ProfessionalsConfig = { mode: 'auto', claimAfterMs: 3000, answerAfterMs: 6000 };
 const NO_FAULTS: FaultsConfig = { latencyMs: 0, errorRate: 0, rateLimitRate: 0 };
 
@@ -90,7 +95,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const dispatcher = new WebhookDispatcher(
     clock,
     {
-      retryDelaysMs: options.webhookRetryDelaysMs ?? [5_000, 30_000, 120_000, 600_000, 3_600_000],
+      retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
       timeoutMs: options.webhookTimeoutMs ?? 5_000,
       fetch: webhookFetch,
     },

@@ -9,8 +9,8 @@
 /** How to install each peer: undici 7 and later are not the Agent the proxy is written for. */
 const INSTALL: Record<string, string> = { undici: 'undici@6' };
 
-const PROXY = ['hono', 'zod', 'standardwebhooks'];
-const ON_NODE = ['hono', '@hono/node-server', 'zod', 'standardwebhooks', 'undici'];
+const PROXY = ['hono', 'zod'];
+const ON_NODE = ['hono', '@hono/node-server', 'zod', 'undici'];
 
 export const NEEDS = {
   'consult-elements/proxy': PROXY,
@@ -20,6 +20,7 @@ export const NEEDS = {
   'consult-proxy': ON_NODE,
   'consult-proxy with CONSULT_REDIS_URL': ['ioredis'],
   'consult-sandbox': ['hono', '@hono/node-server', 'zod'],
+  'consult-admin webhooks rotate with CONSULT_REDIS_URL': ['ioredis'],
 } satisfies Record<string, string[]>;
 
 export type ServerEntry = keyof typeof NEEDS;

@@ -184,10 +184,10 @@ describe('a browser-only install of the packed package', () => {
 
   it('each server entry says what to install, by import and by require', async () => {
     const expected: [string, string][] = [
-      ['consult-elements/proxy', 'npm install hono zod standardwebhooks'],
-      ['consult-elements/proxy/node', 'npm install hono @hono/node-server zod standardwebhooks undici@6'],
+      ['consult-elements/proxy', 'npm install hono zod'],
+      ['consult-elements/proxy/node', 'npm install hono @hono/node-server zod undici@6'],
       ['consult-elements/proxy/redis', 'npm install ioredis'],
-      ['consult-elements/sandbox', 'npm install hono zod standardwebhooks'],
+      ['consult-elements/sandbox', 'npm install hono zod'],
     ];
     for (const [entry, command] of expected) {
       const imported = await node(folder, ['--input-type=module', '-e', `await import('${entry}')`]);
@@ -211,7 +211,7 @@ describe('a browser-only install of the packed package', () => {
     const proxy = await node(folder, [bin('consult-proxy')]);
     assert.equal(proxy.code, 1);
     assert.match(proxy.stderr, /^consult-proxy needs \S+, which is not installed\./);
-    assert.ok(proxy.stderr.includes('npm install hono @hono/node-server zod standardwebhooks undici@6'));
+    assert.ok(proxy.stderr.includes('npm install hono @hono/node-server zod undici@6'));
     const admin = await node(folder, [bin('consult-admin'), '--help']);
     assert.equal(admin.code, 0, admin.stderr);
     assert.match(admin.stdout, /^consult-admin: the partner's back office/);

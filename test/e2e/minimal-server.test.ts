@@ -9,6 +9,8 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -45,6 +47,27 @@ function startExample(env: Record<string, string>): Promise<{ url: string; child
       clearTimeout(timer);
       resolve({ url, child });
     });
+  });
+}
+
+/** A GET with exactly these headers (fetch will not send another Host). */
+function rawGet(
+  port: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string; cookie?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => {
+        const cookie = res.headers['set-cookie']?.[0];
+        resolve({ status: res.statusCode ?? 0, text, ...(cookie ? { cookie } : {}) });
+      });
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')));
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -175,14 +198,75 @@ describe('the README’s minimal server', () => {
     assert.equal(response.headers.get('set-cookie'), null);
   });
 
-  it('will not start with the development sign-in in production, and says why', async () => {
-    const { code, output } = await runToExit({
-      ...environment(),
-      PORTAL_DEV_SIGN_IN: '1',
-      NODE_ENV: 'production',
+  it('will not start with the development sign-in under a production-like NODE_ENV, in any case, and says why', async () => {
+    const variants = ['production', 'Production', 'PRODUCTION ', 'prod', 'live', 'staging'];
+    const outcomes = await Promise.all(
+      variants.map((nodeEnv) => runToExit({ ...environment(), PORTAL_DEV_SIGN_IN: '1', NODE_ENV: nodeEnv })),
+    );
+    for (const [i, { code, output }] of outcomes.entries()) {
+      assert.equal(code, 1, `${variants[i]}: ${output}`);
+      assert.match(output, /PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member/);
+      assert.ok(
+        output.includes(`it runs only in development, and NODE_ENV is ${JSON.stringify(variants[i])}`),
+        output,
+      );
+    }
+  });
+
+  it('will not start the development sign-in against a service that is not a sandbox, and says why', async () => {
+    // The service as a production one looks: it takes the API key and answers every operation, but
+    // has none of the sandbox's controls.
+    const service = createServer((request, response) => {
+      if ((request.url ?? '').startsWith('/_sandbox')) {
+        response.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found"}');
+        return;
+      }
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = chunks.length ? Buffer.concat(chunks) : undefined;
+        void fetch(`${sandbox.url}${request.url ?? '/'}`, {
+          method: request.method ?? 'GET',
+          headers: Object.fromEntries(
+            Object.entries(request.headers).filter(
+              (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
+            ),
+          ),
+          ...(body ? { body } : {}),
+        }).then(
+          async (answer) => {
+            response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' });
+            response.end(Buffer.from(await answer.arrayBuffer()));
+          },
+          () => response.writeHead(502).end(),
+        );
+      });
     });
-    assert.equal(code, 1, output);
-    assert.match(output, /PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member/);
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const { port } = service.address() as AddressInfo;
+    try {
+      const { code, output } = await runToExit({
+        ...environment(),
+        CONSULT_UPSTREAM_URL: `http://127.0.0.1:${port}`,
+        PORTAL_DEV_SIGN_IN: '1',
+        NODE_ENV: 'development',
+      });
+      assert.equal(code, 1, output);
+      assert.ok(
+        output.includes(
+          `PORTAL_DEV_SIGN_IN=1 lets anyone sign in as any member: it runs only against a sandbox, and http://127.0.0.1:${port} is not one`,
+        ),
+        output,
+      );
+      assert.doesNotMatch(
+        output,
+        /refused the API key/,
+        'the service took the key: the sandbox check stopped it',
+      );
+    } finally {
+      service.closeAllConnections();
+      await new Promise((resolve) => service.close(resolve));
+    }
   });
 
   it('will not start the development sign-in on an address others can reach', async () => {
@@ -216,6 +300,53 @@ describe('the README’s minimal server', () => {
         redirect: 'manual',
       });
       assert.equal(nobody.status, 400);
+    } finally {
+      dev.child.kill();
+    }
+  });
+
+  it('refuses the development sign-in to a request a proxy forwarded or that names another host, and says why', async () => {
+    const dev = await startExample({ ...environment(), PORTAL_DEV_SIGN_IN: '1', NODE_ENV: 'development' });
+    try {
+      // A reverse proxy on the same machine connects from loopback too: its headers give it away.
+      const forwarded: Record<string, string>[] = [
+        { 'x-forwarded-for': '203.0.113.7' },
+        { forwarded: 'for=203.0.113.7;proto=https' },
+        { 'x-real-ip': '203.0.113.7' },
+        { 'x-forwarded-host': 'portal.example' },
+        // One address among several is enough.
+        { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' },
+      ];
+      for (const headers of forwarded) {
+        const response = await fetch(`${dev.url}/dev/sign-in?member=alex`, {
+          redirect: 'manual',
+          headers: { 'sec-fetch-site': 'none', ...headers },
+        });
+        const name = Object.keys(headers)[0] ?? '';
+        assert.equal(response.status, 403, name);
+        assert.equal(response.headers.get('set-cookie'), null, name);
+        assert.equal(
+          await response.text(),
+          `No development sign-in: it answers only requests made on this machine, and this one was forwarded from elsewhere (${name}).`,
+        );
+      }
+      // A proxy that passes the public host name on, and adds nothing.
+      const port = new URL(dev.url).port;
+      const named = await rawGet(port, '/dev/sign-in?member=alex', { host: 'portal.example' });
+      assert.equal(named.status, 403);
+      assert.equal(named.cookie, undefined);
+      assert.match(named.text, /^No development sign-in: it answers only at a loopback address/);
+      // The same request, as typed on this machine, signs in; so does one whose forwarding headers
+      // name only this machine (a server may fill them in from the socket itself).
+      const typed = await rawGet(port, '/dev/sign-in?member=alex', { host: `localhost:${port}` });
+      assert.equal(typed.status, 303, typed.text);
+      assert.match(typed.cookie ?? '', /^portal_member=/);
+      const local = await rawGet(port, '/dev/sign-in?member=alex', {
+        host: `127.0.0.1:${port}`,
+        'x-forwarded-for': '127.0.0.1',
+        'x-forwarded-host': `localhost:${port}`,
+      });
+      assert.equal(local.status, 303, local.text);
     } finally {
       dev.child.kill();
     }

@@ -146,7 +146,7 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
     assert.equal(installs.length, 2, 'the recipe installs the packages and the types');
     assert.match(
       installs[0] ?? '',
-      /^npm install consult-elements @lit\/react hono @hono\/node-server zod standardwebhooks next react react-dom$/,
+      /^npm install consult-elements @lit\/react hono @hono\/node-server zod next react react-dom$/,
     );
     await timed('install', async () => {
       for (const install of installs) {

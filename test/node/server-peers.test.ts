@@ -70,7 +70,11 @@ describe('the server’s libraries are optional peers', () => {
       sorted([...NEEDS['consult-proxy'], ...NEEDS['consult-proxy with CONSULT_REDIS_URL']]),
     );
     assert.deepEqual(await packagesOf('src/sandbox/cli.ts'), sorted(NEEDS['consult-sandbox']));
-    assert.deepEqual(await packagesOf('src/admin/cli.ts'), []);
+    // The back office needs nothing more, but for a rotation that tells the proxies' Redis.
+    assert.deepEqual(
+      await packagesOf('src/admin/cli.ts'),
+      sorted(NEEDS['consult-admin webhooks rotate with CONSULT_REDIS_URL']),
+    );
   });
 
   it('every one of them is an optional peer, and a development dependency of the repository', () => {
@@ -124,7 +128,7 @@ describe('the server’s libraries are optional peers', () => {
     const explained = explainMissingPeer('consult-elements/proxy', byImport) as Error & { cause: unknown };
     assert.equal(
       explained.message,
-      'consult-elements/proxy needs hono, which is not installed. Install what it needs beside consult-elements: npm install hono zod standardwebhooks',
+      'consult-elements/proxy needs hono, which is not installed. Install what it needs beside consult-elements: npm install hono zod',
     );
     assert.equal(explained.cause, byImport);
 
@@ -136,7 +140,7 @@ describe('the server’s libraries are optional peers', () => {
     );
     assert.match(
       (explainMissingPeer('consult-elements/proxy/node', byRequire) as Error).message,
-      /^consult-elements\/proxy\/node needs @hono\/node-server, .* npm install hono @hono\/node-server zod standardwebhooks undici@6$/,
+      /^consult-elements\/proxy\/node needs @hono\/node-server, .* npm install hono @hono\/node-server zod undici@6$/,
     );
     assert.equal(installCommand('consult-proxy with CONSULT_REDIS_URL'), 'npm install ioredis');
 

@@ -3,6 +3,13 @@
  * Standard Webhooks: constant-time, ±5 minutes), each message is handled once, and the owner is
  * found by re-reading the consultation, never taken from the payload. Then
  * `{ type, consultationId, status }` goes to that member's open streams.
+ *
+ * Nothing is counted per address here (S6): every genuine delivery comes from the service's one
+ * address (or the load balancer's), so a per-address count would refuse the service's deliveries
+ * under load, or let a flood of forged ones from the same address refuse them. The body size limit
+ * runs before (a body is read at most that far), the signature is checked first, and a request
+ * that fails it is refused with 401 after at most one HMAC per secret in use, with no store call
+ * (a store read only while a rotation is pending): refusing it costs less than counting it would.
  */
 import { Hono } from 'hono';
 import { ApiError } from '../../client/errors.js';
@@ -11,7 +18,6 @@ import { WEBHOOK_EVENT_TYPES } from '../../client/types.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { json } from '../http.js';
 import { header } from '../../server/request-header.js';
-import { limitPerAddress } from '../middleware.js';
 
 /** How often refused webhook signatures are logged at most. */
 const REFUSAL_LOG_WINDOW_MS = 10_000;
@@ -47,138 +53,124 @@ export function webhookRoutes(core: ProxyCore) {
     refusedSince = 0;
   };
 
-  return new Hono<ProxyEnv>().post(
-    '/webhooks',
-    limitPerAddress(core, 'webhook', core.limits.webhooksPerAddressPerMinute),
-    async (c) => {
-      const raw = await c.req.text();
-      const headers = {
-        'webhook-id': header(c, 'webhook-id') ?? '',
-        'webhook-timestamp': header(c, 'webhook-timestamp') ?? '',
-        'webhook-signature': header(c, 'webhook-signature') ?? '',
-      };
-      const verdict = await core.verifyWebhook(raw, headers);
-      if (verdict === 'no-secret') {
-        // No secret yet (registration pending) or none configured: nothing can be verified, so
-        // nothing is trusted; the upstream delivers again later.
-        core.log({ level: 'warn', message: 'webhook refused: no webhook secret' });
+  return new Hono<ProxyEnv>().post('/webhooks', async (c) => {
+    const raw = await c.req.text();
+    const headers = {
+      'webhook-id': header(c, 'webhook-id') ?? '',
+      'webhook-timestamp': header(c, 'webhook-timestamp') ?? '',
+      'webhook-signature': header(c, 'webhook-signature') ?? '',
+    };
+    const verdict = await core.verifyWebhook(raw, headers);
+    if (verdict === 'no-secret') {
+      // No secret yet (registration pending) or none configured: nothing can be verified, so
+      // nothing is trusted; the upstream delivers again later.
+      core.log({ level: 'warn', message: 'webhook refused: no webhook secret' });
+      throw new ProblemError(
+        503,
+        'webhook_not_configured',
+        'Service unavailable',
+        'Webhooks cannot be verified yet.',
+      );
+    }
+    if (typeof verdict !== 'object') {
+      logRefusal();
+      throw new ProblemError(401, 'invalid_signature', 'Unauthorized', 'The webhook signature is not valid.');
+    }
+    let event: { type?: unknown; caseId?: unknown };
+    try {
+      event = JSON.parse(raw) as typeof event;
+    } catch {
+      throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The webhook body is not JSON.');
+    }
+    if (
+      typeof event.caseId !== 'string' ||
+      !/^[A-Za-z0-9_-]{1,128}$/.test(event.caseId) ||
+      typeof event.type !== 'string'
+    ) {
+      throw new ProblemError(400, 'invalid_event', 'Invalid request', 'The event needs a type and a caseId.');
+    }
+
+    const messageId =
+      headers['webhook-id'] || `${event.type}:${event.caseId}:${headers['webhook-timestamp']}`;
+    const seenKey = `webhook-seen:${messageId}`;
+    const handlingKey = `webhook-handling:${messageId}`;
+    // Marked handled only once its event is recorded (Standard Webhooks: a 2xx means "done").
+    // Until then a claim that ends by itself keeps two instances from handling one message at
+    // once; an instance that dies holding it leaves nothing marked, and a redelivery after the
+    // claim lapses is handled in full.
+    if (await core.store.get(seenKey)) return json({ received: true, duplicate: true });
+    const claimMs = core.limits.upstreamTimeoutMs * 3;
+    if (!(await core.store.setIfAbsent(handlingKey, '1', claimMs))) {
+      throw new ProblemError(
+        409,
+        'in_progress',
+        'Being handled',
+        'This message is being handled; deliver it again later.',
+        undefined,
+        { 'retry-after': String(Math.ceil(claimMs / 1000)) },
+      );
+    }
+    const { caseId, type } = event;
+    let outcome: Record<string, unknown> = { received: true };
+    try {
+      // One case's events are read and numbered one after another, in the order they came, so
+      // "resolved" never reaches a member before the "claimed" that preceded it.
+      await inOrder(caseId, async () => {
+        const consultation = await core.upstream.getConsultation(caseId);
+        const message = BrowserEvent.parse({
+          // Browsers hear the known types only; anything newer is a plain "it changed".
+          type: (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type) ? type : 'consultationChanged',
+          consultationId: consultation.consultationId,
+          status: consultation.status,
+        });
+        // While two registrations overlap (a rotation, or two that met after the store was
+        // emptied) the service sends each event once per registration, under different
+        // message ids: the case as it now stands is recorded once, whichever copy comes first.
+        const answered = consultation.questions.filter((q) => q.answer).length;
+        const eventKey = `webhook-event:${caseId}:${type}:${consultation.status}:${consultation.questions.length}:${answered}`;
+        const first = await core.store.setIfAbsent(eventKey, verdict.signer, SEEN_TTL_MS);
+        if (!first && (await core.store.get(eventKey)) !== verdict.signer) {
+          outcome = { received: true, duplicate: true };
+          return;
+        }
+        try {
+          // Kept for replay whether or not the member has a stream open right now.
+          await recordEvent(core, consultation.userId, JSON.stringify(message));
+        } catch (error) {
+          if (first) await core.store.delete(eventKey).catch(() => undefined);
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        outcome = { received: true, ignored: 'unknown consultation' };
+      } else {
+        // Not handled: let the upstream deliver it again.
+        await core.store.delete(handlingKey).catch(() => undefined);
+        core.log({
+          level: 'error',
+          message: 'webhook handling failed',
+          code:
+            error instanceof ApiError
+              ? error.code
+              : error instanceof StoreUnavailableError
+                ? 'store_unavailable'
+                : 'error',
+        });
         throw new ProblemError(
           503,
-          'webhook_not_configured',
+          'try_again',
           'Service unavailable',
-          'Webhooks cannot be verified yet.',
-        );
-      }
-      if (typeof verdict !== 'object') {
-        logRefusal();
-        throw new ProblemError(
-          401,
-          'invalid_signature',
-          'Unauthorized',
-          'The webhook signature is not valid.',
-        );
-      }
-      let event: { type?: unknown; caseId?: unknown };
-      try {
-        event = JSON.parse(raw) as typeof event;
-      } catch {
-        throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The webhook body is not JSON.');
-      }
-      if (
-        typeof event.caseId !== 'string' ||
-        !/^[A-Za-z0-9_-]{1,128}$/.test(event.caseId) ||
-        typeof event.type !== 'string'
-      ) {
-        throw new ProblemError(
-          400,
-          'invalid_event',
-          'Invalid request',
-          'The event needs a type and a caseId.',
-        );
-      }
-
-      const messageId =
-        headers['webhook-id'] || `${event.type}:${event.caseId}:${headers['webhook-timestamp']}`;
-      const seenKey = `webhook-seen:${messageId}`;
-      const handlingKey = `webhook-handling:${messageId}`;
-      // Marked handled only once its event is recorded (Standard Webhooks: a 2xx means "done").
-      // Until then a claim that ends by itself keeps two instances from handling one message at
-      // once; an instance that dies holding it leaves nothing marked, and a redelivery after the
-      // claim lapses is handled in full.
-      if (await core.store.get(seenKey)) return json({ received: true, duplicate: true });
-      const claimMs = core.limits.upstreamTimeoutMs * 3;
-      if (!(await core.store.setIfAbsent(handlingKey, '1', claimMs))) {
-        throw new ProblemError(
-          409,
-          'in_progress',
-          'Being handled',
-          'This message is being handled; deliver it again later.',
+          'The event could not be handled now.',
           undefined,
-          { 'retry-after': String(Math.ceil(claimMs / 1000)) },
+          { 'retry-after': '5' },
         );
       }
-      const { caseId, type } = event;
-      let outcome: Record<string, unknown> = { received: true };
-      try {
-        // One case's events are read and numbered one after another, in the order they came, so
-        // "resolved" never reaches a member before the "claimed" that preceded it.
-        await inOrder(caseId, async () => {
-          const consultation = await core.upstream.getConsultation(caseId);
-          const message = BrowserEvent.parse({
-            // Browsers hear the known types only; anything newer is a plain "it changed".
-            type: (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type) ? type : 'consultationChanged',
-            consultationId: consultation.consultationId,
-            status: consultation.status,
-          });
-          // While two registrations overlap (a rotation, or two that met after the store was
-          // emptied) the service sends each event once per registration, under different
-          // message ids: the case as it now stands is recorded once, whichever copy comes first.
-          const answered = consultation.questions.filter((q) => q.answer).length;
-          const eventKey = `webhook-event:${caseId}:${type}:${consultation.status}:${consultation.questions.length}:${answered}`;
-          const first = await core.store.setIfAbsent(eventKey, verdict.signer, SEEN_TTL_MS);
-          if (!first && (await core.store.get(eventKey)) !== verdict.signer) {
-            outcome = { received: true, duplicate: true };
-            return;
-          }
-          try {
-            // Kept for replay whether or not the member has a stream open right now.
-            await recordEvent(core, consultation.userId, JSON.stringify(message));
-          } catch (error) {
-            if (first) await core.store.delete(eventKey).catch(() => undefined);
-            throw error;
-          }
-        });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) {
-          outcome = { received: true, ignored: 'unknown consultation' };
-        } else {
-          // Not handled: let the upstream deliver it again.
-          await core.store.delete(handlingKey).catch(() => undefined);
-          core.log({
-            level: 'error',
-            message: 'webhook handling failed',
-            code:
-              error instanceof ApiError
-                ? error.code
-                : error instanceof StoreUnavailableError
-                  ? 'store_unavailable'
-                  : 'error',
-          });
-          throw new ProblemError(
-            503,
-            'try_again',
-            'Service unavailable',
-            'The event could not be handled now.',
-            undefined,
-            { 'retry-after': '5' },
-          );
-        }
-      }
-      // Only now is it handled. Should this write fail, the event is already recorded and a
-      // redelivery records it once more: the member reads the same status twice, never none.
-      await core.store.set(seenKey, '1', SEEN_TTL_MS);
-      await core.store.delete(handlingKey).catch(() => undefined);
-      return json(outcome);
-    },
-  );
+    }
+    // Only now is it handled. Should this write fail, the event is already recorded and a
+    // redelivery records it once more: the member reads the same status twice, never none.
+    await core.store.set(seenKey, '1', SEEN_TTL_MS);
+    await core.store.delete(handlingKey).catch(() => undefined);
+    return json(outcome);
+  });
 }

@@ -1,5 +1,6 @@
 /**
- * A proxy in a process of its own, on a Redis store, for tests that kill it with SIGKILL mid-flow.
+ * A proxy in a process of its own, on a Redis store (or in memory, without `redisUrl`), for tests
+ * that kill it with SIGKILL mid-flow or load it from another process.
  * Configured by one JSON argument; prints `{"url": "…"}` on its first line once it listens, then
  * its log lines, one JSON object each.
  *
@@ -12,18 +13,22 @@ import { demoSignIn } from '../../../src/proxy/demo.js';
 import { startProxyServer } from '../../../src/proxy/node.js';
 import type { ProxyLimits } from '../../../src/proxy/options.js';
 import { redisStore } from '../../../src/proxy/redis-store.js';
+import { MemoryStore } from '../../../src/proxy/store.js';
 
 export interface ProxyProcessConfig {
   upstreamUrl: string;
   apiKey: string;
   sessionSecret: string;
-  redisUrl: string;
-  prefix: string;
+  /** Without it, the proxy keeps its state in memory. */
+  redisUrl?: string;
+  prefix?: string;
   /** One secret, or several comma-separated (as CONSULT_WEBHOOK_SECRET takes them). */
   webhookSecret?: string;
   /** Its public URL: without `webhookSecret`, it registers its webhook there. */
   publicUrl?: string;
   limits?: Partial<ProxyLimits>;
+  /** Leaves out the one line per request (writes to a pipe block the process, which a load test would measure). */
+  quiet?: boolean;
 }
 
 export interface ProxyProcess {
@@ -82,8 +87,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     sessionSecret: config.sessionSecret,
     ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-    store: redisStore({ url: config.redisUrl, prefix: config.prefix }),
-    logger: (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`),
+    store: config.redisUrl
+      ? redisStore({ url: config.redisUrl, ...(config.prefix ? { prefix: config.prefix } : {}) })
+      : new MemoryStore(),
+    logger: (entry) => {
+      if (config.quiet && entry.message === 'request') return;
+      process.stdout.write(`${JSON.stringify(entry)}\n`);
+    },
     limits: { perAddressPerMinute: 100_000, sessionsPerAddressPerMinute: 10_000, ...config.limits },
   });
   // As consult-proxy does: listening, and its webhook secrets known, before it says it has started.
