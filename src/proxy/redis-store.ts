@@ -17,7 +17,9 @@ export interface RedisStoreOptions {
   prefix?: string;
   /**
    * How long a command may wait for Redis (down, paused, reconnecting) before the request is
-   * answered 503 `store_unavailable`. Default 1500, so the answer comes within 2 s.
+   * answered 503 `store_unavailable`. Default 1000: a request waits for at most one command (after
+   * a command has failed, the next fail at once until Redis answers again), so the answer comes
+   * within 2 s with room to spare under load.
    */
   commandTimeoutMs?: number;
 }
@@ -54,13 +56,21 @@ export class RedisProxyStore implements ProxyStore {
   readonly #timeoutMs: number;
   /** Since when the connection has been lost, while it is. */
   #downSince: number | undefined;
+  /**
+   * A command failed (timed out, or gave up on the reconnect) and Redis has not answered since:
+   * commands fail at once rather than each waiting out its own timeout, so a request that needs
+   * several commands in turn still waits for one. A PING, one at a time, finds when it answers.
+   */
+  #failing = false;
+  #probing = false;
+  #closed = false;
 
   constructor(options: RedisStoreOptions = {}) {
     const url = options.url ?? 'redis://127.0.0.1:6379';
     // A command waits for Redis at most `commandTimeoutMs`, then fails: the proxy answers 503
     // within 2 s, not never. Commands issued together (a read's token and rate-limit checks) go out
     // in one write.
-    this.#timeoutMs = options.commandTimeoutMs ?? 1500;
+    this.#timeoutMs = options.commandTimeoutMs ?? 1000;
     this.#client = new Redis(url, {
       maxRetriesPerRequest: 1,
       commandTimeout: this.#timeoutMs,
@@ -68,7 +78,10 @@ export class RedisProxyStore implements ProxyStore {
       // Reconnect quickly and keep trying: recovery needs nobody.
       retryStrategy: (times) => Math.min(100 * times, 1000),
     }) as StoreClient;
-    this.#client.on('ready', () => (this.#downSince = undefined));
+    this.#client.on('ready', () => {
+      this.#downSince = undefined;
+      this.#failing = false;
+    });
     this.#client.on('close', () => (this.#downSince ??= Date.now()));
     this.#client.defineCommand('incrementWithExpiry', { numberOfKeys: 1, lua: INCREMENT_WITH_EXPIRY });
     this.#client.defineCommand('generation', { numberOfKeys: 1, lua: GENERATION });
@@ -100,18 +113,70 @@ export class RedisProxyStore implements ProxyStore {
   /**
    * Runs one command; any failure is a {@link StoreUnavailableError} naming the kind of failure
    * only (the command and its keys, which name members, stay out of errors and logs). Once the
-   * connection has been down longer than a command may wait, commands fail at once instead of
-   * queueing for the reconnect: the queue cannot grow without bound.
+   * connection has been down longer than a command may wait, or once a command has failed and
+   * Redis has not answered since, commands fail at once instead of queueing for the reconnect: the
+   * queue cannot grow without bound, and a request waits out one command's timeout, not several.
    */
   async #run<T>(command: () => Promise<T>): Promise<T> {
     if (this.#downSince !== undefined && Date.now() - this.#downSince > this.#timeoutMs) {
       throw new StoreUnavailableError('disconnected');
     }
-    try {
-      return await command();
-    } catch (error) {
-      throw new StoreUnavailableError(reasonOf(error));
+    if (this.#failing) {
+      this.#probe();
+      throw new StoreUnavailableError(this.#downSince === undefined ? 'timeout' : 'disconnected');
     }
+    // The deadline is kept here, from the moment the command is asked for: ioredis starts its own
+    // `commandTimeout` only when it sends the command, and with auto-pipelining a command waits
+    // unsent while the previous batch is unanswered, so against a paused Redis its timeout alone
+    // let a command wait twice as long (1.5 s became 3 s, measured).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Command timed out')), this.#timeoutMs);
+    });
+    try {
+      return await Promise.race([command(), deadline]);
+    } catch (error) {
+      const reason = reasonOf(error);
+      if (reason === 'timeout' || reason === 'disconnected') {
+        this.#failing = true;
+        this.#probe();
+      }
+      throw new StoreUnavailableError(reason);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Asks Redis whether it answers again, a PING at a time (each bounded like any command) every
+   * quarter second until it does, whether or not requests come: commands go through once it does.
+   */
+  #probe(): void {
+    if (this.#probing) return;
+    this.#probing = true;
+    const attempt = (): void => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      void Promise.race([
+        this.#client.ping(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), this.#timeoutMs);
+        }),
+      ]).then(
+        () => {
+          clearTimeout(timer);
+          this.#failing = false;
+          this.#probing = false;
+        },
+        () => {
+          if (this.#closed || !this.#failing) {
+            this.#probing = false;
+            return;
+          }
+          setTimeout(attempt, PROBE_INTERVAL_MS).unref?.();
+        },
+      );
+    };
+    attempt();
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -186,6 +251,7 @@ export class RedisProxyStore implements ProxyStore {
 
   /** Closes both connections. */
   async close(): Promise<void> {
+    this.#closed = true;
     await Promise.allSettled([this.#client.quit(), this.#subscriber.quit()]);
   }
 }
@@ -199,6 +265,9 @@ function reasonOf(error: unknown): string {
   if (/^LOADING/.test(message)) return 'loading';
   return error instanceof Error && error.name !== 'Error' ? error.name : 'error';
 }
+
+/** How often a store whose commands fail asks Redis whether it answers again. */
+const PROBE_INTERVAL_MS = 250;
 
 /** Redis wants a whole, positive number of milliseconds. */
 const ttl = (ms: number) => Math.max(1, Math.ceil(ms));
