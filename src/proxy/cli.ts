@@ -10,7 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { demoSignIn } from './demo.js';
-import { forwardedClientAddress, startProxyServer } from './node.js';
+import { forwardedClientAddress, startProxyServer, trustedProxyList } from './node.js';
 import { redisStore } from './redis-store.js';
 
 export interface CliConfig {
@@ -63,10 +63,13 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
     .map((entry) => entry.trim())
     .filter(Boolean);
   for (const entry of trustedProxies) {
-    if (!/^[0-9a-fA-F:.]+(\/\d{1,2})?$/.test(entry))
+    try {
+      trustedProxyList([entry]);
+    } catch {
       problems.push(
-        `CONSULT_TRUSTED_PROXIES must list addresses or IPv4 ranges like 10.0.0.0/8; got "${entry}"`,
+        `CONSULT_TRUSTED_PROXIES must list addresses or ranges like 10.0.0.0/8 or 2001:db8::/32; got "${entry.slice(0, 60)}"`,
       );
+    }
   }
   const demo = env['CONSULT_DEMO_SIGN_IN'];
   if (demo !== undefined && !['0', '1', 'true', 'false', ''].includes(demo))
@@ -130,8 +133,8 @@ Environment:
                             so answers are pushed live (without it the elements poll)
   CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means     optional
   CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional
-  CONSULT_TRUSTED_PROXIES   comma-separated addresses or IPv4 ranges (10.0.0.0/8) of the load
-                            balancers in front, whose X-Forwarded-For names the client
+  CONSULT_TRUSTED_PROXIES   comma-separated addresses or ranges (10.0.0.0/8, 2001:db8::/32) of
+                            the load balancers in front, whose X-Forwarded-For names the client
   CONSULT_BASE_PATH         where the proxy is mounted                               default /consult
   PORT                      where to listen                                          default 8787`;
 

@@ -3,7 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { closeWhenBodyUnread } from '../server/node-connection.js';
-import type { AddressInfo } from 'node:net';
+import { BlockList, isIP, type AddressInfo } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import type { ProxyEnv } from './context.js';
 import { installProxy, type ConsultProxy } from './proxy.js';
@@ -35,44 +35,65 @@ export interface ProxyServerOptions extends ProxyOptions {
  */
 export const socketAddress = (c: Context): string | undefined => getConnInfo(c).remote.address;
 
-/** `a.b.c.d` as a number, or undefined for anything else. */
-function ipv4(address: string): number | undefined {
-  const parts = address.replace(/^::ffff:/i, '').split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
-  return parts.reduce((n, p) => n * 256 + Number(p), 0);
+/**
+ * The trusted balancers as a `net.BlockList`: addresses (`192.0.2.7`, `2001:db8::7`) and ranges of
+ * either family (`10.0.0.0/8`, `2001:db8::/32`). An IPv4 entry also matches the same address written
+ * IPv4-mapped (`::ffff:10.0.0.1`, as a dual-stack socket reports it). Anything else is refused here,
+ * at start, with the entry named: a typo must not quietly trust nobody (or everybody).
+ */
+export function trustedProxyList(trusted: readonly string[]): BlockList {
+  const list = new BlockList();
+  const refused: string[] = [];
+  for (const raw of trusted) {
+    const entry = raw.trim();
+    const [address = '', bitsText, extra] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    if (family === 0 || extra !== undefined) {
+      refused.push(entry);
+    } else if (bitsText === undefined) {
+      list.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');
+    } else if (/^\d{1,3}$/.test(bitsText) && Number(bitsText) <= max) {
+      list.addSubnet(address, Number(bitsText), family === 4 ? 'ipv4' : 'ipv6');
+    } else {
+      refused.push(entry);
+    }
+  }
+  if (refused.length) {
+    throw new TypeError(
+      `consult-proxy: trusted proxies must be addresses or ranges like 10.0.0.0/8 or 2001:db8::/32; ${refused
+        .map((entry) => `"${entry.slice(0, 60)}"`)
+        .join(', ')} ${refused.length === 1 ? 'is' : 'are'} neither.`,
+    );
+  }
+  return list;
 }
 
-/** Whether `address` is one of `trusted`: exact addresses, or IPv4 ranges as `10.0.0.0/8`. */
-function isTrusted(address: string, trusted: readonly string[]): boolean {
-  const plain = address.replace(/^::ffff:/i, '').toLowerCase();
-  return trusted.some((entry) => {
-    const [base = '', bitsText] = entry.trim().toLowerCase().split('/');
-    if (bitsText === undefined) return base.replace(/^::ffff:/, '') === plain;
-    const bits = Number(bitsText);
-    const [a, b] = [ipv4(plain), ipv4(base)];
-    if (a === undefined || b === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    return (a & mask) >>> 0 === (b & mask) >>> 0;
-  });
+/** Whether `address` (an IP address of either family) is in `list`; anything that is not an address is not. */
+function isTrusted(address: string, list: BlockList): boolean {
+  const family = isIP(address);
+  return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**
  * The client's address behind load balancers or reverse proxies listed in `trusted` (addresses,
- * or IPv4 ranges like `10.0.0.0/8`): when the socket's peer is one of them, the nearest address in
- * `X-Forwarded-For` that is not; otherwise the socket's own. A client cannot choose its address by
- * sending the header itself: only what trusted hops appended is believed.
+ * or ranges like `10.0.0.0/8` and `2001:db8::/32`): when the socket's peer is one of them, the
+ * nearest address in `X-Forwarded-For` that is not; otherwise the socket's own. A client cannot
+ * choose its address by sending the header itself: only what trusted hops appended is believed.
+ * A malformed entry throws at once (see {@link trustedProxyList}).
  */
 export function forwardedClientAddress(trusted: readonly string[]): (c: Context) => string | undefined {
+  const list = trustedProxyList(trusted);
   return (c) => {
     const peer = socketAddress(c);
-    if (!peer || !isTrusted(peer, trusted)) return peer;
+    if (!peer || !isTrusted(peer, list)) return peer;
     const hops = (c.req.header('x-forwarded-for') ?? '')
       .split(',')
       .map((hop) => hop.trim())
       .filter(Boolean);
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i] ?? '';
-      if (!isTrusted(hop, trusted)) return hop;
+      if (!isTrusted(hop, list)) return hop;
     }
     return hops[0] ?? peer;
   };
