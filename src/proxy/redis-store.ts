@@ -37,10 +37,36 @@ if current then return current end
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]`;
 
+/**
+ * A place among at most ARGV[2] under KEYS[1] (a sorted set of holders scored by when their lease
+ * lapses, by Redis's own clock, so the instances' clocks do not matter), in one step: lapsed
+ * places are dropped, then the holder is added if it holds one or there is room.
+ */
+const ACQUIRE_LEASE = `
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+/** Extends a holder's place (the set lives as long as its newest lease). */
+const RENEW_LEASE = `
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
 /** The client with the store's own commands. */
 type StoreClient = Redis & {
   incrementWithExpiry(key: string, ttlMs: number): Promise<number>;
   generation(key: string, fresh: string): Promise<string>;
+  acquireLease(key: string, holder: string, limit: number, ttlMs: number): Promise<number>;
+  renewLease(key: string, holder: string, ttlMs: number): Promise<number>;
 };
 
 export class RedisProxyStore implements ProxyStore {
@@ -85,6 +111,8 @@ export class RedisProxyStore implements ProxyStore {
     this.#client.on('close', () => (this.#downSince ??= Date.now()));
     this.#client.defineCommand('incrementWithExpiry', { numberOfKeys: 1, lua: INCREMENT_WITH_EXPIRY });
     this.#client.defineCommand('generation', { numberOfKeys: 1, lua: GENERATION });
+    this.#client.defineCommand('acquireLease', { numberOfKeys: 1, lua: ACQUIRE_LEASE });
+    this.#client.defineCommand('renewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
     this.#subscriber = new Redis(url, {
       maxRetriesPerRequest: 1,
       commandTimeout: this.#timeoutMs,
@@ -204,6 +232,19 @@ export class RedisProxyStore implements ProxyStore {
   async increment(key: string, ttlMs: number): Promise<number> {
     // One command, atomic: the count, and an expiry set only by the first increment.
     return Number(await this.#run(() => this.#client.incrementWithExpiry(this.#key(key), ttl(ttlMs))));
+  }
+
+  async acquireLease(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+    const got = await this.#run(() => this.#client.acquireLease(this.#key(key), holder, limit, ttl(ttlMs)));
+    return Number(got) === 1;
+  }
+
+  async renewLease(key: string, holder: string, ttlMs: number): Promise<void> {
+    await this.#run(() => this.#client.renewLease(this.#key(key), holder, ttl(ttlMs)));
+  }
+
+  async releaseLease(key: string, holder: string): Promise<void> {
+    await this.#run(() => this.#client.zrem(this.#key(key), holder));
   }
 
   async publish(channel: string, message: string): Promise<void> {

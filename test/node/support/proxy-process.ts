@@ -80,7 +80,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
     store: redisStore({ url: config.redisUrl, prefix: config.prefix }),
     logger: (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`),
-    limits: { perAddressPerMinute: 100_000, sessionsPerAddressPerMinute: 10_000, ...config.limits },
+    limits: {
+      perAddressPerMinute: 100_000,
+      sessionsPerAddressPerMinute: 10_000,
+      signInsPerMemberPerMinute: 10_000,
+      ...config.limits,
+    },
   });
   process.stdout.write(`${JSON.stringify({ url: `${server.url}/consult` })}\n`);
 }
