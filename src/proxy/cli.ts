@@ -25,7 +25,18 @@ export interface CliConfig {
   basePath: string;
   port: number;
   redisUrl?: string;
+  /** Redis Sentinels to ask for the primary, with the primary's name in their configuration. */
+  redisSentinels?: { host: string; port: number }[];
+  redisSentinelName?: string;
   trustedProxies: string[];
+}
+
+/** `host:port` or `[ipv6]:port`, or undefined when it is neither. */
+function hostAndPort(entry: string): { host: string; port: number } | undefined {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(entry);
+  const port = Number(match?.[3]);
+  const host = match?.[1] ?? match?.[2];
+  return host && port > 0 && port <= 65535 ? { host, port } : undefined;
 }
 
 /** Reads the environment; a list of everything missing or wrong, each with what to set. */
@@ -58,6 +69,28 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
   const redisUrl = env['CONSULT_REDIS_URL']?.trim();
   if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
     problems.push('CONSULT_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
+  const sentinelEntries = (env['CONSULT_REDIS_SENTINELS'] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const redisSentinels: { host: string; port: number }[] = [];
+  for (const entry of sentinelEntries) {
+    const sentinel = hostAndPort(entry);
+    if (sentinel) redisSentinels.push(sentinel);
+    else
+      problems.push(
+        `CONSULT_REDIS_SENTINELS must list host:port pairs, e.g. 10.0.0.5:26379,10.0.0.6:26379; got "${entry.slice(0, 80)}"`,
+      );
+  }
+  const redisSentinelName = env['CONSULT_REDIS_SENTINEL_NAME']?.trim();
+  if (sentinelEntries.length && !redisSentinelName)
+    problems.push(
+      'CONSULT_REDIS_SENTINEL_NAME is not set: the name the Sentinels monitor the primary under (sentinel monitor NAME …), e.g. mymaster',
+    );
+  if (redisSentinelName && !sentinelEntries.length)
+    problems.push(
+      'CONSULT_REDIS_SENTINEL_NAME is set but CONSULT_REDIS_SENTINELS is not: list the Sentinels as host:port',
+    );
   const trustedProxies = (env['CONSULT_TRUSTED_PROXIES'] ?? '')
     .split(',')
     .map((entry) => entry.trim())
@@ -92,6 +125,7 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
       basePath: basePath.replace(/\/$/, '') || '/',
       port,
       ...(redisUrl ? { redisUrl } : {}),
+      ...(redisSentinels.length && redisSentinelName ? { redisSentinels, redisSentinelName } : {}),
       trustedProxies,
     },
   };
@@ -133,6 +167,10 @@ Environment:
                             so answers are pushed live (without it the elements poll)
   CONSULT_WEBHOOK_SECRET    verifies upstream webhooks registered by other means     optional
   CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional
+  CONSULT_REDIS_SENTINELS   with a primary and replicas under Redis Sentinel: the Sentinels as
+                            host:port,host:port (CONSULT_REDIS_URL then gives only the password
+                            and db)                                                  optional
+  CONSULT_REDIS_SENTINEL_NAME  the primary's name in the Sentinels' configuration (mymaster)
   CONSULT_TRUSTED_PROXIES   comma-separated addresses or ranges (10.0.0.0/8, 2001:db8::/32) of
                             the load balancers in front, whose X-Forwarded-For names the client
   CONSULT_BASE_PATH         where the proxy is mounted                               default /consult
@@ -188,7 +226,17 @@ async function main(): Promise<void> {
     authenticate: demoSignIn(),
     basePath: config.basePath,
     port: config.port,
-    ...(config.redisUrl ? { store: redisStore({ url: config.redisUrl }) } : {}),
+    ...(config.redisSentinels
+      ? {
+          store: redisStore({
+            sentinels: config.redisSentinels,
+            name: config.redisSentinelName ?? '',
+            ...(config.redisUrl ? { url: config.redisUrl } : {}),
+          }),
+        }
+      : config.redisUrl
+        ? { store: redisStore({ url: config.redisUrl }) }
+        : {}),
     ...(config.trustedProxies.length ? { clientAddress: forwardedClientAddress(config.trustedProxies) } : {}),
   });
   // A refused API key stops the proxy with the setting to fix, rather than a 502 on every sign-in.

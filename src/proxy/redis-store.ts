@@ -6,13 +6,27 @@
  *
  *   createProxy({ ..., store: redisStore({ url: 'redis://cache.internal:6379' }) })
  */
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { newGeneration } from './generation.js';
 import { StoreUnavailableError, type ProxyStore } from './store.js';
 
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host:port[/db]`; default `redis://127.0.0.1:6379`. */
+  /**
+   * `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS); default
+   * `redis://127.0.0.1:6379`. With `sentinels`, only its user, password and db are used: the
+   * primary is the one the Sentinels name.
+   */
   url?: string;
+  /**
+   * A primary with replicas watched by Redis Sentinel: the Sentinels to ask (`[{ host, port }]`,
+   * two or more), and `name`, the primary's name in their configuration (`sentinel monitor NAME
+   * …`). The store asks them for the current primary, and again after a failover.
+   */
+  sentinels?: readonly { host: string; port: number }[];
+  /** The monitored primary's name, with `sentinels`. */
+  name?: string;
+  /** The Sentinels' own password, when they require one (`requirepass` in sentinel.conf). */
+  sentinelPassword?: string;
   /** Put before every key and channel, so several deployments can share one Redis. Default `consult:`. */
   prefix?: string;
   /**
@@ -80,6 +94,8 @@ export class RedisProxyStore implements ProxyStore {
   /** Subscriptions still being confirmed by Redis: a publish from this process waits for them. */
   readonly #pending = new Set<Promise<unknown>>();
   readonly #timeoutMs: number;
+  /** Told when the subscriptions are back after the connection was lost. */
+  readonly #resubscribed = new Set<() => void>();
   /** Since when the connection has been lost, while it is. */
   #downSince: number | undefined;
   /**
@@ -90,6 +106,7 @@ export class RedisProxyStore implements ProxyStore {
   #failing = false;
   #probing = false;
   #closed = false;
+  #stopChecks: () => void = () => undefined;
 
   constructor(options: RedisStoreOptions = {}) {
     const url = options.url ?? 'redis://127.0.0.1:6379';
@@ -97,13 +114,12 @@ export class RedisProxyStore implements ProxyStore {
     // within 2 s, not never. Commands issued together (a read's token and rate-limit checks) go out
     // in one write.
     this.#timeoutMs = options.commandTimeoutMs ?? 1000;
-    this.#client = new Redis(url, {
-      maxRetriesPerRequest: 1,
-      commandTimeout: this.#timeoutMs,
-      enableAutoPipelining: true,
-      // Reconnect quickly and keep trying: recovery needs nobody.
-      retryStrategy: (times) => Math.min(100 * times, 1000),
-    }) as StoreClient;
+    const connection = connectionOptions(options, this.#timeoutMs);
+    const connect = (extra: RedisOptions = {}) =>
+      connection.sentinels
+        ? new Redis({ ...connection, ...extra })
+        : new Redis(url, { ...connection, ...extra });
+    this.#client = connect({ enableAutoPipelining: true }) as StoreClient;
     this.#client.on('ready', () => {
       this.#downSince = undefined;
       this.#failing = false;
@@ -113,10 +129,21 @@ export class RedisProxyStore implements ProxyStore {
     this.#client.defineCommand('generation', { numberOfKeys: 1, lua: GENERATION });
     this.#client.defineCommand('acquireLease', { numberOfKeys: 1, lua: ACQUIRE_LEASE });
     this.#client.defineCommand('renewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
-    this.#subscriber = new Redis(url, {
-      maxRetriesPerRequest: 1,
-      commandTimeout: this.#timeoutMs,
-      retryStrategy: (times) => Math.min(100 * times, 1000),
+    this.#subscriber = connect();
+    // Back after the connection was lost (Redis restarted, a failover): what was published
+    // meanwhile never reached this process. Once every channel is subscribed again, the listeners
+    // are told, so open streams catch up from the event log.
+    let lost = false;
+    this.#subscriber.on('close', () => (lost = true));
+    this.#subscriber.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      const channels = [...this.#listeners.keys()].map((channel) => this.#key(channel));
+      void (channels.length ? this.#subscriber.subscribe(...channels) : Promise.resolve())
+        .then(() => {
+          for (const listener of [...this.#resubscribed]) listener();
+        })
+        .catch(() => undefined);
     });
     this.#prefix = options.prefix ?? 'consult:';
     this.#subscriber.on('message', (channel: string, message: string) => {
@@ -129,6 +156,23 @@ export class RedisProxyStore implements ProxyStore {
         }
       }
     });
+    // With Sentinels: a primary failed over on purpose stays up as a replica of the new one, and
+    // answers reads (from a copy that is resyncing, so stale or empty) without an error to say so.
+    // Once a second the connection checks that it is on the primary, and reconnects (the
+    // Sentinels name the new one) when it is not.
+    if (connection.sentinels) {
+      const check = setInterval(() => {
+        if (this.#client.status !== 'ready') return;
+        void this.#client
+          .call('ROLE')
+          .then((role) => {
+            if (Array.isArray(role) && role[0] !== 'master') this.#client.disconnect(true);
+          })
+          .catch(() => undefined);
+      }, ROLE_CHECK_MS);
+      check.unref?.();
+      this.#stopChecks = () => clearInterval(check);
+    }
     // Errors are reported by the commands that fail; an unhandled 'error' event would end the process.
     this.#client.on('error', () => undefined);
     this.#subscriber.on('error', () => undefined);
@@ -271,6 +315,11 @@ export class RedisProxyStore implements ProxyStore {
     };
   }
 
+  resubscribed(listener: () => void): () => void {
+    this.#resubscribed.add(listener);
+    return () => this.#resubscribed.delete(listener);
+  }
+
   async generation(): Promise<string> {
     return String(await this.#run(() => this.#client.generation(this.#key('generation'), newGeneration())));
   }
@@ -293,6 +342,7 @@ export class RedisProxyStore implements ProxyStore {
   /** Closes both connections. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stopChecks();
     await Promise.allSettled([this.#client.quit(), this.#subscriber.quit()]);
   }
 }
@@ -306,6 +356,57 @@ function reasonOf(error: unknown): string {
   if (/^LOADING/.test(message)) return 'loading';
   return error instanceof Error && error.name !== 'Error' ? error.name : 'error';
 }
+
+/**
+ * The options both connections share: a command waits at most `timeoutMs`, reconnects come quickly
+ * and never stop (recovery needs nobody). With Sentinels, the primary is theirs to name, and a
+ * connection that finds itself on a replica (a failover it has not heard of yet: `READONLY`)
+ * reconnects to the new primary and sends the command again.
+ */
+function connectionOptions(options: RedisStoreOptions, timeoutMs: number): RedisOptions {
+  const common: RedisOptions = {
+    maxRetriesPerRequest: 1,
+    commandTimeout: timeoutMs,
+    retryStrategy: (times) => Math.min(100 * times, 1000),
+  };
+  if (!options.sentinels?.length) return common;
+  if (!options.name)
+    throw new TypeError(
+      "consult-proxy: redisStore({ sentinels }) needs `name`, the primary's name in the Sentinels' configuration.",
+    );
+  const { username, password, db, tls } = parseUrl(options.url ?? 'redis://');
+  return {
+    ...common,
+    sentinels: options.sentinels.map(({ host, port }) => ({ host, port })),
+    name: options.name,
+    ...(username ? { username } : {}),
+    ...(password ? { password } : {}),
+    ...(db ? { db } : {}),
+    ...(tls ? { tls, enableTLSForSentinelMode: true } : {}),
+    ...(options.sentinelPassword ? { sentinelPassword: options.sentinelPassword } : {}),
+    sentinelRetryStrategy: (times) => Math.min(100 * times, 1000),
+    // Hears the Sentinels' +switch-master at once, rather than on the next failed command.
+    failoverDetector: true,
+    reconnectOnError: (error) => (/^READONLY/.test(error.message) ? 2 : false),
+  };
+}
+
+/** A `redis://` or `rediss://` URL as connection options. */
+function parseUrl(url: string): RedisOptions {
+  const parsed = new URL(url);
+  const db = Number(parsed.pathname.slice(1) || 0);
+  return {
+    ...(parsed.hostname ? { host: parsed.hostname } : {}),
+    ...(parsed.port ? { port: Number(parsed.port) } : {}),
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(db ? { db } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
+
+/** How often a store on Sentinels checks that its connection is still on the primary. */
+const ROLE_CHECK_MS = 1000;
 
 /** How often a store whose commands fail asks Redis whether it answers again. */
 const PROBE_INTERVAL_MS = 250;

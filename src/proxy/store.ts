@@ -59,6 +59,12 @@ export interface ProxyStore {
   renewLease?(key: string, holder: string, ttlMs: number): Promise<void>;
   /** Gives `holder`'s place under `key` back. */
   releaseLease?(key: string, holder: string): Promise<void>;
+  /**
+   * Calls `listener` each time this process's subscriptions are back after its connection to the
+   * store was lost (a restart, a failover): what was published meanwhile did not reach it, and
+   * open streams catch up from the event log. A store that never loses messages need not have it.
+   */
+  resubscribed?(listener: () => void): () => void;
   /** Resolves when the store answers now, rejects with {@link StoreUnavailableError} when not (`/readyz`). */
   ping?(): Promise<void>;
   /**

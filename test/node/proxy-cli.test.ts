@@ -105,6 +105,41 @@ describe('readProxyEnv', () => {
     assert.match(problems[1] ?? '', /"2001:db8::\/129"/);
   });
 
+  it('CONSULT_REDIS_SENTINELS and CONSULT_REDIS_SENTINEL_NAME: a primary under Sentinel', () => {
+    const { config, problems } = readProxyEnv({
+      ...GOOD,
+      CONSULT_REDIS_SENTINELS: '10.0.0.5:26379, sentinel-b.internal:26380,[fd00::7]:26379',
+      CONSULT_REDIS_SENTINEL_NAME: 'mymaster',
+      CONSULT_REDIS_URL: 'redis://:secret@ignored:6379/2',
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config?.redisSentinels, [
+      { host: '10.0.0.5', port: 26379 },
+      { host: 'sentinel-b.internal', port: 26380 },
+      { host: 'fd00::7', port: 26379 },
+    ]);
+    assert.equal(config?.redisSentinelName, 'mymaster');
+    assert.equal(config?.redisUrl, 'redis://:secret@ignored:6379/2');
+  });
+
+  it('Sentinels that are not host:port, or without a name, or a name without Sentinels, are named', () => {
+    const bad = readProxyEnv({
+      ...GOOD,
+      CONSULT_REDIS_SENTINELS: '10.0.0.5, 10.0.0.6:99999, redis://10.0.0.7:26379',
+    });
+    assert.equal(bad.config, undefined);
+    const text = bad.problems.join('\n');
+    for (const entry of ['"10.0.0.5"', '"10.0.0.6:99999"', '"redis://10.0.0.7:26379"'])
+      assert.ok(
+        text.includes(`CONSULT_REDIS_SENTINELS must list host:port pairs`) && text.includes(entry),
+        entry,
+      );
+    assert.match(text, /CONSULT_REDIS_SENTINEL_NAME is not set/);
+    const nameOnly = readProxyEnv({ ...GOOD, CONSULT_REDIS_SENTINEL_NAME: 'mymaster' });
+    assert.equal(nameOnly.config, undefined);
+    assert.match(nameOnly.problems.join('\n'), /CONSULT_REDIS_SENTINELS is not/);
+  });
+
   it('a CONSULT_REDIS_URL that is not a redis URL is named', () => {
     const { config, problems } = readProxyEnv({ ...GOOD, CONSULT_REDIS_URL: 'cache.internal:6379' });
     assert.equal(config, undefined);

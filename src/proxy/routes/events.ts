@@ -22,6 +22,7 @@ import { header } from '../../server/request-header.js';
 import {
   eventId,
   eventsChannel,
+  countPast,
   latestEventId,
   missedSince,
   parseEventId,
@@ -34,6 +35,10 @@ import { StoreUnavailableError } from '../store.js';
 
 /** The shortest lease of a stream slot: a slot held by an instance that died frees up after it. */
 const MIN_LEASE_MS = 30_000;
+
+/** How a stream catching up after the store's subscriptions came back tries again: every half second, for a minute. */
+const CATCH_UP_RETRY_MS = 500;
+const CATCH_UP_ATTEMPTS = 120;
 
 /** How soon a slot's release is tried again when the store did not answer. */
 const RELEASE_RETRY_MS = 500;
@@ -198,6 +203,36 @@ export function eventRoutes(core: ProxyCore) {
           if (!concerns(message, identity)) return;
           void stream.writeSSE({ event: 'session-expired', data: '{"reason":"ended"}' }).finally(finish);
         });
+        // The store's subscriptions came back after its connection was lost (a Redis restart, a
+        // failover): events published meanwhile never came, so the stream reads them from the log,
+        // or says `reset` when the log no longer runs on from what it sent (a failover that lost
+        // the newest writes numbers events again from an earlier count).
+        const catchUp = async () => {
+          if (replaying) return;
+          replaying = true;
+          try {
+            const missed = await missedSince(core, userId, sentUpTo, generation);
+            if (missed.gap) {
+              // Numbers this stream has sent are not handed out again: the count moves past them.
+              if (missed.latest < sentUpTo) await countPast(core, userId, sentUpTo);
+              await stream.writeSSE({ event: 'reset', data: '{}' });
+            } else for (const event of missed.events) send(event);
+          } finally {
+            replaying = false;
+            for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
+          }
+        };
+        // The store may not answer yet (its connection comes back a moment later than the
+        // subscriptions): tried again until it does, while the stream is open.
+        let closed = false;
+        const catchUpUntilDone = (attempt = 0): void => {
+          if (closed) return;
+          catchUp().catch(() => {
+            if (attempt < CATCH_UP_ATTEMPTS)
+              setTimeout(() => catchUpUntilDone(attempt + 1), CATCH_UP_RETRY_MS).unref?.();
+          });
+        };
+        const stopCatchingUp = core.store.resubscribed?.(() => catchUpUntilDone()) ?? (() => undefined);
         const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
         const expiry = setTimeout(
           () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
@@ -239,6 +274,8 @@ export function eventRoutes(core: ProxyCore) {
           clearTimeout(expiry);
           unsubscribe();
           unsubscribeSessions();
+          closed = true;
+          stopCatchingUp();
           release();
         }
       },

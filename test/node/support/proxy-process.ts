@@ -17,7 +17,10 @@ export interface ProxyProcessConfig {
   upstreamUrl: string;
   apiKey: string;
   sessionSecret: string;
-  redisUrl: string;
+  /** A plain Redis; or, with `sentinels` and `sentinelName`, the password and db only. */
+  redisUrl?: string;
+  sentinels?: { host: string; port: number }[];
+  sentinelName?: string;
   prefix: string;
   webhookSecret?: string;
   limits?: Partial<ProxyLimits>;
@@ -78,7 +81,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     apiKey: config.apiKey,
     sessionSecret: config.sessionSecret,
     ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
-    store: redisStore({ url: config.redisUrl, prefix: config.prefix }),
+    store: redisStore({
+      prefix: config.prefix,
+      ...(config.redisUrl ? { url: config.redisUrl } : {}),
+      ...(config.sentinels ? { sentinels: config.sentinels, name: config.sentinelName ?? '' } : {}),
+    }),
     logger: (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`),
     limits: {
       perAddressPerMinute: 100_000,
