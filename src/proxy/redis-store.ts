@@ -385,8 +385,6 @@ function connectionOptions(options: RedisStoreOptions, timeoutMs: number): Redis
     ...(tls ? { tls, enableTLSForSentinelMode: true } : {}),
     ...(options.sentinelPassword ? { sentinelPassword: options.sentinelPassword } : {}),
     sentinelRetryStrategy: (times) => Math.min(100 * times, 1000),
-    // Hears the Sentinels' +switch-master at once, rather than on the next failed command.
-    failoverDetector: true,
     reconnectOnError: (error) => (/^READONLY/.test(error.message) ? 2 : false),
   };
 }
