@@ -22,7 +22,12 @@ export async function streamsAtScale(): Promise<void> {
     logger: () => undefined,
     heartbeatMs: 60_000,
     store,
-    limits: { perMemberPerMinute: 1_000_000, perAddressPerMinute: 1_000_000, streamsPerMember: 1_000_000 },
+    limits: {
+      perMemberPerMinute: 1_000_000,
+      perAddressPerMinute: 1_000_000,
+      signInsPerMemberPerMinute: 1_000_000,
+      streamsPerMember: 1_000_000,
+    },
   });
   // One member's token is enough: every stream is a tab of theirs, and hears every event.
   const { token, user } = (await (

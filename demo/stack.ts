@@ -45,6 +45,8 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       // The portal's own sign-in cookie, as a partner would check it; or demo sign-in by body.
       authenticate: async (request) => (await portalMember(request)) ?? (await demoSignIn()(request)),
       publicUrl: `http://127.0.0.1:${port}/consult`,
+      // Every visitor of the demo is one of its few demo members, in many tabs at once.
+      limits: { signInsPerMemberPerMinute: 1_000 },
       ...(options.upstreamFetch ? { fetch: options.upstreamFetch } : {}),
       ...(options.store ? { store: options.store } : {}),
       port,

@@ -3,7 +3,10 @@
  * with no persistence, and stopped after. `.ci/run` installs it as it does Chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
@@ -42,27 +45,54 @@ async function ready(port: number, deadline: number): Promise<void> {
   }
 }
 
-/** Starts an empty redis-server on `port` (a free one when not given, or one a stopped Redis had). */
-export async function startRedis(options: { port?: number } = {}): Promise<TestRedis> {
+export interface StartRedisOptions {
+  /** A free one when not given, or one a stopped Redis had. */
+  port?: number;
+  /** More arguments for redis-server, e.g. `['--replicaof', '127.0.0.1', '6379']`. */
+  args?: readonly string[];
+  /**
+   * Runs a Sentinel (`redis-server <file> --sentinel`) with these lines of sentinel.conf (its port
+   * and bind are added); the file, which the Sentinel rewrites, goes in a directory of its own.
+   */
+  sentinel?: readonly string[];
+}
+
+/** Starts an empty redis-server (or a Sentinel) on loopback. */
+export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis> {
   const port = options.port ?? (await freePort());
   let child: ChildProcess;
+  // A directory of its own: a replica's full sync writes dump.rdb there, and a redis-server loads
+  // any dump.rdb it finds in its directory at start, which would bring another run's data back.
+  const dir = mkdtempSync(join(tmpdir(), options.sentinel ? 'consult-sentinel-' : 'consult-redis-'));
   try {
-    child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--loglevel',
-        'warning',
-      ],
-      { stdio: 'ignore' },
-    );
+    if (options.sentinel) {
+      const file = join(dir, 'sentinel.conf');
+      writeFileSync(
+        file,
+        [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, ...options.sentinel, ''].join('\n'),
+      );
+      child = spawn('redis-server', [file, '--sentinel', '--loglevel', 'warning'], { stdio: 'ignore' });
+    } else {
+      child = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+          '--loglevel',
+          'warning',
+          ...(options.args ?? []),
+        ],
+        { stdio: 'ignore' },
+      );
+    }
   } catch (error) {
     throw new Error(
       `redis-server could not be started (on Debian: apt-get install redis-server): ${String(error)}`,
@@ -84,8 +114,13 @@ export async function startRedis(options: { port?: number } = {}): Promise<TestR
     pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        const done = () => {
+          rmSync(dir, { recursive: true, force: true });
+          resolve();
+        };
+        // Already gone (stopped, or killed by a test).
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', done);
         // A paused Redis would never act on SIGTERM.
         child.kill('SIGCONT');
         child.kill('SIGTERM');

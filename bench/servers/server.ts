@@ -54,7 +54,11 @@ async function start(): Promise<string> {
     authenticate: async () => ({ uniqueId: 'alex' }),
     port: 0,
     logger: () => undefined,
-    limits: { perMemberPerMinute: 1_000_000, perAddressPerMinute: 1_000_000 },
+    limits: {
+      perMemberPerMinute: 1_000_000,
+      perAddressPerMinute: 1_000_000,
+      signInsPerMemberPerMinute: 1_000_000,
+    },
     ...(redisUrl ? { store: new RedisProxyStore({ url: redisUrl, prefix: 'bench:' }) } : {}),
   });
   return `${proxy.url}/consult`;

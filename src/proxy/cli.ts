@@ -11,6 +11,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { commandNeeds } from '../server/peers.js';
 import { isSandbox } from './dev-sign-in.js';
+import { trustedProxyList } from './trusted-proxies.js';
 import { webhookSecretsProblems } from './webhook-secret-format.js';
 
 export interface CliConfig {
@@ -25,7 +26,18 @@ export interface CliConfig {
   basePath: string;
   port: number;
   redisUrl?: string;
+  /** Redis Sentinels to ask for the primary, with the primary's name in their configuration. */
+  redisSentinels?: { host: string; port: number }[];
+  redisSentinelName?: string;
   trustedProxies: string[];
+}
+
+/** `host:port` or `[ipv6]:port`, or undefined when it is neither. */
+function hostAndPort(entry: string): { host: string; port: number } | undefined {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(entry);
+  const port = Number(match?.[3]);
+  const host = match?.[1] ?? match?.[2];
+  return host && port > 0 && port <= 65535 ? { host, port } : undefined;
 }
 
 /** Reads the environment; a list of everything missing or wrong, each with what to set. */
@@ -58,15 +70,40 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
   const redisUrl = env['CONSULT_REDIS_URL']?.trim();
   if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
     problems.push('CONSULT_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
+  const sentinelEntries = (env['CONSULT_REDIS_SENTINELS'] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const redisSentinels: { host: string; port: number }[] = [];
+  for (const entry of sentinelEntries) {
+    const sentinel = hostAndPort(entry);
+    if (sentinel) redisSentinels.push(sentinel);
+    else
+      problems.push(
+        `CONSULT_REDIS_SENTINELS must list host:port pairs, e.g. 10.0.0.5:26379,10.0.0.6:26379; got "${entry.slice(0, 80)}"`,
+      );
+  }
+  const redisSentinelName = env['CONSULT_REDIS_SENTINEL_NAME']?.trim();
+  if (sentinelEntries.length && !redisSentinelName)
+    problems.push(
+      'CONSULT_REDIS_SENTINEL_NAME is not set: the name the Sentinels monitor the primary under (sentinel monitor NAME …), e.g. mymaster',
+    );
+  if (redisSentinelName && !sentinelEntries.length)
+    problems.push(
+      'CONSULT_REDIS_SENTINEL_NAME is set but CONSULT_REDIS_SENTINELS is not: list the Sentinels as host:port',
+    );
   const trustedProxies = (env['CONSULT_TRUSTED_PROXIES'] ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
   for (const entry of trustedProxies) {
-    if (!/^[0-9a-fA-F:.]+(\/\d{1,2})?$/.test(entry))
+    try {
+      trustedProxyList([entry]);
+    } catch {
       problems.push(
-        `CONSULT_TRUSTED_PROXIES must list addresses or IPv4 ranges like 10.0.0.0/8; got "${entry}"`,
+        `CONSULT_TRUSTED_PROXIES must list addresses or ranges like 10.0.0.0/8 or 2001:db8::/32; got "${entry.slice(0, 60)}"`,
       );
+    }
   }
   const webhookSecret = env['CONSULT_WEBHOOK_SECRET']?.trim();
   if (webhookSecret) problems.push(...webhookSecretsProblems(webhookSecret, 'CONSULT_WEBHOOK_SECRET'));
@@ -91,6 +128,7 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
       basePath: basePath.replace(/\/$/, '') || '/',
       port,
       ...(redisUrl ? { redisUrl } : {}),
+      ...(redisSentinels.length && redisSentinelName ? { redisSentinels, redisSentinelName } : {}),
       trustedProxies,
     },
   };
@@ -118,8 +156,12 @@ Environment:
   CONSULT_WEBHOOK_SECRET    the secret \`consult-admin webhooks register\` printed (production);
                             during a rotation old and new, comma-separated           optional
   CONSULT_REDIS_URL         shared state for several instances (redis://host:6379)   optional
-  CONSULT_TRUSTED_PROXIES   comma-separated addresses or IPv4 ranges (10.0.0.0/8) of the load
-                            balancers in front, whose X-Forwarded-For names the client
+  CONSULT_REDIS_SENTINELS   with a primary and replicas under Redis Sentinel: the Sentinels as
+                            host:port,host:port (CONSULT_REDIS_URL then gives only the password
+                            and db)                                                  optional
+  CONSULT_REDIS_SENTINEL_NAME  the primary's name in the Sentinels' configuration (mymaster)
+  CONSULT_TRUSTED_PROXIES   comma-separated addresses or ranges (10.0.0.0/8, 2001:db8::/32) of
+                            the load balancers in front, whose X-Forwarded-For names the client
   CONSULT_BASE_PATH         where the proxy is mounted                               default /consult
   PORT                      where to listen                                          default 8787`;
 
@@ -145,9 +187,10 @@ async function main(): Promise<void> {
     console.error(`consult-proxy cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     process.exit(1);
   }
-  const redis = config.redisUrl
-    ? await commandNeeds('consult-proxy with CONSULT_REDIS_URL', () => import('./redis-store.js'))
-    : undefined;
+  const redis =
+    config.redisUrl || config.redisSentinels
+      ? await commandNeeds('consult-proxy with CONSULT_REDIS_URL', () => import('./redis-store.js'))
+      : undefined;
   const sandbox = config.demoSignIn ? await isSandbox(config.upstreamUrl) : false;
   if (sandbox === 'unreachable') {
     console.error(
@@ -181,7 +224,17 @@ async function main(): Promise<void> {
     authenticate: demoSignIn(),
     basePath: config.basePath,
     port: config.port,
-    ...(redis && config.redisUrl ? { store: redis.redisStore({ url: config.redisUrl }) } : {}),
+    ...(redis && config.redisSentinels
+      ? {
+          store: redis.redisStore({
+            sentinels: config.redisSentinels,
+            name: config.redisSentinelName ?? '',
+            ...(config.redisUrl ? { url: config.redisUrl } : {}),
+          }),
+        }
+      : redis && config.redisUrl
+        ? { store: redis.redisStore({ url: config.redisUrl }) }
+        : {}),
     ...(config.trustedProxies.length ? { clientAddress: forwardedClientAddress(config.trustedProxies) } : {}),
   });
   // A refused API key stops the proxy with the setting to fix, rather than a 502 on every sign-in.

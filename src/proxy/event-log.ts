@@ -58,6 +58,22 @@ export async function latestEventId(core: ProxyCore, userId: string): Promise<nu
 }
 
 /**
+ * Counts the member's event numbers on past `seen`, the highest a stream has been sent, when the
+ * store's count is behind it: a failover to a replica that had not yet received the newest
+ * increments. The next event then gets a number no stream has seen, never one used before.
+ * Resolves with the count. One INCR at a time, each atomic, so no number is handed out twice.
+ */
+export async function countPast(core: ProxyCore, userId: string, seen: number): Promise<number> {
+  let latest = await latestEventId(core, userId);
+  for (let i = 0; latest < seen && i < MAX_CATCH_UP; i++)
+    latest = await core.store.increment(sequenceKey(userId), SEQUENCE_TTL_MS);
+  return latest;
+}
+
+/** How far the count is moved on at most (a failover loses a moment's writes, not thousands). */
+const MAX_CATCH_UP = 1000;
+
+/**
  * What the member missed after event `lastId`, oldest first; `gap` when some of it is no longer
  * kept (or the id is not one of ours), so the stream can tell the elements to read everything again.
  */

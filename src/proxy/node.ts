@@ -3,11 +3,14 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { closeWhenBodyUnread } from '../server/node-connection.js';
-import type { AddressInfo } from 'node:net';
+import { BlockList, isIP, type AddressInfo } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import type { ProxyEnv } from './context.js';
 import { installProxy, type ConsultProxy } from './proxy.js';
 import { pooledFetch } from './upstream-fetch.node.js';
+import { trustedProxyList } from './trusted-proxies.js';
+
+export { trustedProxyList };
 
 export { pooledFetch, type PooledFetch, type PooledFetchOptions } from './upstream-fetch.node.js';
 
@@ -35,44 +38,31 @@ export interface ProxyServerOptions extends ProxyOptions {
  */
 export const socketAddress = (c: Context): string | undefined => getConnInfo(c).remote.address;
 
-/** `a.b.c.d` as a number, or undefined for anything else. */
-function ipv4(address: string): number | undefined {
-  const parts = address.replace(/^::ffff:/i, '').split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
-  return parts.reduce((n, p) => n * 256 + Number(p), 0);
-}
-
-/** Whether `address` is one of `trusted`: exact addresses, or IPv4 ranges as `10.0.0.0/8`. */
-function isTrusted(address: string, trusted: readonly string[]): boolean {
-  const plain = address.replace(/^::ffff:/i, '').toLowerCase();
-  return trusted.some((entry) => {
-    const [base = '', bitsText] = entry.trim().toLowerCase().split('/');
-    if (bitsText === undefined) return base.replace(/^::ffff:/, '') === plain;
-    const bits = Number(bitsText);
-    const [a, b] = [ipv4(plain), ipv4(base)];
-    if (a === undefined || b === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    return (a & mask) >>> 0 === (b & mask) >>> 0;
-  });
+/** Whether `address` (an IP address of either family) is in `list`; anything that is not an address is not. */
+function isTrusted(address: string, list: BlockList): boolean {
+  const family = isIP(address);
+  return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**
  * The client's address behind load balancers or reverse proxies listed in `trusted` (addresses,
- * or IPv4 ranges like `10.0.0.0/8`): when the socket's peer is one of them, the nearest address in
- * `X-Forwarded-For` that is not; otherwise the socket's own. A client cannot choose its address by
- * sending the header itself: only what trusted hops appended is believed.
+ * or ranges like `10.0.0.0/8` and `2001:db8::/32`): when the socket's peer is one of them, the
+ * nearest address in `X-Forwarded-For` that is not; otherwise the socket's own. A client cannot
+ * choose its address by sending the header itself: only what trusted hops appended is believed.
+ * A malformed entry throws at once (see {@link trustedProxyList}).
  */
 export function forwardedClientAddress(trusted: readonly string[]): (c: Context) => string | undefined {
+  const list = trustedProxyList(trusted);
   return (c) => {
     const peer = socketAddress(c);
-    if (!peer || !isTrusted(peer, trusted)) return peer;
+    if (!peer || !isTrusted(peer, list)) return peer;
     const hops = (c.req.header('x-forwarded-for') ?? '')
       .split(',')
       .map((hop) => hop.trim())
       .filter(Boolean);
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i] ?? '';
-      if (!isTrusted(hop, trusted)) return hop;
+      if (!isTrusted(hop, list)) return hop;
     }
     return hops[0] ?? peer;
   };

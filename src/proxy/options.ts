@@ -27,6 +27,13 @@ export interface ProxyLimits {
   perAddressPerMinute: number;
   /** Successful sign-ins (`POST /session`) per client address per minute. Default 600. */
   sessionsPerAddressPerMinute: number;
+  /**
+   * Sign-ins (`POST /session`) per member per minute, counted across every instance sharing the
+   * store: each looks the member up upstream. Past it they are answered 429 with Retry-After. A
+   * page signs in once per widget token (10 minutes) and again on a reload, so a member with a few
+   * tabs stays far below it. Default 30.
+   */
+  signInsPerMemberPerMinute: number;
   /** Failed sign-ins per client address per minute; past it they are answered 429 instead of 401. Default 120. */
   failedSignInsPerAddressPerMinute: number;
   /**
@@ -44,7 +51,10 @@ export interface ProxyLimits {
   apiKeyCheckRetryMs: number;
   /** Open event streams per member, counted across every instance sharing the store. Default 5. */
   streamsPerMember: number;
-  /** Open event streams per client address, in each instance. Default 50. */
+  /**
+   * Open event streams per client address, counted across every instance sharing the store (each
+   * stream leases its place, so the places of an instance that died free up). Default 50.
+   */
   streamsPerAddress: number;
   /**
    * How often an instance that registered its webhook itself (no `webhookSecret`) checks that the
@@ -122,6 +132,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   // per-member limit carries the protection for each of them.
   perAddressPerMinute: 3000,
   sessionsPerAddressPerMinute: 600,
+  signInsPerMemberPerMinute: 30,
   failedSignInsPerAddressPerMinute: 120,
   webhooksPerAddressPerMinute: 1200,
   upstreamTimeoutMs: 6_000,

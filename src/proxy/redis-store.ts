@@ -6,18 +6,34 @@
  *
  *   createProxy({ ..., store: redisStore({ url: 'redis://cache.internal:6379' }) })
  */
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { newGeneration } from './generation.js';
 import { StoreUnavailableError, type ProxyStore } from './store.js';
 
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host:port[/db]`; default `redis://127.0.0.1:6379`. */
+  /**
+   * `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS); default
+   * `redis://127.0.0.1:6379`. With `sentinels`, only its user, password and db are used: the
+   * primary is the one the Sentinels name.
+   */
   url?: string;
+  /**
+   * A primary with replicas watched by Redis Sentinel: the Sentinels to ask (`[{ host, port }]`,
+   * two or more), and `name`, the primary's name in their configuration (`sentinel monitor NAME
+   * …`). The store asks them for the current primary, and again after a failover.
+   */
+  sentinels?: readonly { host: string; port: number }[];
+  /** The monitored primary's name, with `sentinels`. */
+  name?: string;
+  /** The Sentinels' own password, when they require one (`requirepass` in sentinel.conf). */
+  sentinelPassword?: string;
   /** Put before every key and channel, so several deployments can share one Redis. Default `consult:`. */
   prefix?: string;
   /**
    * How long a command may wait for Redis (down, paused, reconnecting) before the request is
-   * answered 503 `store_unavailable`. Default 1500, so the answer comes within 2 s.
+   * answered 503 `store_unavailable`. Default 1000: a request waits for at most one command (after
+   * a command has failed, the next fail at once until Redis answers again), so the answer comes
+   * within 2 s with room to spare under load.
    */
   commandTimeoutMs?: number;
 }
@@ -35,10 +51,36 @@ if current then return current end
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]`;
 
+/**
+ * A place among at most ARGV[2] under KEYS[1] (a sorted set of holders scored by when their lease
+ * lapses, by Redis's own clock, so the instances' clocks do not matter), in one step: lapsed
+ * places are dropped, then the holder is added if it holds one or there is room.
+ */
+const ACQUIRE_LEASE = `
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+/** Extends a holder's place (the set lives as long as its newest lease). */
+const RENEW_LEASE = `
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
 /** The client with the store's own commands. */
 type StoreClient = Redis & {
   incrementWithExpiry(key: string, ttlMs: number): Promise<number>;
   generation(key: string, fresh: string): Promise<string>;
+  acquireLease(key: string, holder: string, limit: number, ttlMs: number): Promise<number>;
+  renewLease(key: string, holder: string, ttlMs: number): Promise<number>;
 };
 
 export class RedisProxyStore implements ProxyStore {
@@ -52,30 +94,56 @@ export class RedisProxyStore implements ProxyStore {
   /** Subscriptions still being confirmed by Redis: a publish from this process waits for them. */
   readonly #pending = new Set<Promise<unknown>>();
   readonly #timeoutMs: number;
+  /** Told when the subscriptions are back after the connection was lost. */
+  readonly #resubscribed = new Set<() => void>();
   /** Since when the connection has been lost, while it is. */
   #downSince: number | undefined;
+  /**
+   * A command failed (timed out, or gave up on the reconnect) and Redis has not answered since:
+   * commands fail at once rather than each waiting out its own timeout, so a request that needs
+   * several commands in turn still waits for one. A PING, one at a time, finds when it answers.
+   */
+  #failing = false;
+  #probing = false;
+  #closed = false;
+  #stopChecks: () => void = () => undefined;
 
   constructor(options: RedisStoreOptions = {}) {
     const url = options.url ?? 'redis://127.0.0.1:6379';
     // A command waits for Redis at most `commandTimeoutMs`, then fails: the proxy answers 503
     // within 2 s, not never. Commands issued together (a read's token and rate-limit checks) go out
     // in one write.
-    this.#timeoutMs = options.commandTimeoutMs ?? 1500;
-    this.#client = new Redis(url, {
-      maxRetriesPerRequest: 1,
-      commandTimeout: this.#timeoutMs,
-      enableAutoPipelining: true,
-      // Reconnect quickly and keep trying: recovery needs nobody.
-      retryStrategy: (times) => Math.min(100 * times, 1000),
-    }) as StoreClient;
-    this.#client.on('ready', () => (this.#downSince = undefined));
+    this.#timeoutMs = options.commandTimeoutMs ?? 1000;
+    const connection = connectionOptions(options, this.#timeoutMs);
+    const connect = (extra: RedisOptions = {}) =>
+      connection.sentinels
+        ? new Redis({ ...connection, ...extra })
+        : new Redis(url, { ...connection, ...extra });
+    this.#client = connect({ enableAutoPipelining: true }) as StoreClient;
+    this.#client.on('ready', () => {
+      this.#downSince = undefined;
+      this.#failing = false;
+    });
     this.#client.on('close', () => (this.#downSince ??= Date.now()));
     this.#client.defineCommand('incrementWithExpiry', { numberOfKeys: 1, lua: INCREMENT_WITH_EXPIRY });
     this.#client.defineCommand('generation', { numberOfKeys: 1, lua: GENERATION });
-    this.#subscriber = new Redis(url, {
-      maxRetriesPerRequest: 1,
-      commandTimeout: this.#timeoutMs,
-      retryStrategy: (times) => Math.min(100 * times, 1000),
+    this.#client.defineCommand('acquireLease', { numberOfKeys: 1, lua: ACQUIRE_LEASE });
+    this.#client.defineCommand('renewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
+    this.#subscriber = connect();
+    // Back after the connection was lost (Redis restarted, a failover): what was published
+    // meanwhile never reached this process. Once every channel is subscribed again, the listeners
+    // are told, so open streams catch up from the event log.
+    let lost = false;
+    this.#subscriber.on('close', () => (lost = true));
+    this.#subscriber.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      const channels = [...this.#listeners.keys()].map((channel) => this.#key(channel));
+      void (channels.length ? this.#subscriber.subscribe(...channels) : Promise.resolve())
+        .then(() => {
+          for (const listener of [...this.#resubscribed]) listener();
+        })
+        .catch(() => undefined);
     });
     this.#prefix = options.prefix ?? 'consult:';
     this.#subscriber.on('message', (channel: string, message: string) => {
@@ -88,6 +156,23 @@ export class RedisProxyStore implements ProxyStore {
         }
       }
     });
+    // With Sentinels: a primary failed over on purpose stays up as a replica of the new one, and
+    // answers reads (from a copy that is resyncing, so stale or empty) without an error to say so.
+    // Once a second the connection checks that it is on the primary, and reconnects (the
+    // Sentinels name the new one) when it is not.
+    if (connection.sentinels) {
+      const check = setInterval(() => {
+        if (this.#client.status !== 'ready') return;
+        void this.#client
+          .call('ROLE')
+          .then((role) => {
+            if (Array.isArray(role) && role[0] !== 'master') this.#client.disconnect(true);
+          })
+          .catch(() => undefined);
+      }, ROLE_CHECK_MS);
+      check.unref?.();
+      this.#stopChecks = () => clearInterval(check);
+    }
     // Errors are reported by the commands that fail; an unhandled 'error' event would end the process.
     this.#client.on('error', () => undefined);
     this.#subscriber.on('error', () => undefined);
@@ -100,18 +185,70 @@ export class RedisProxyStore implements ProxyStore {
   /**
    * Runs one command; any failure is a {@link StoreUnavailableError} naming the kind of failure
    * only (the command and its keys, which name members, stay out of errors and logs). Once the
-   * connection has been down longer than a command may wait, commands fail at once instead of
-   * queueing for the reconnect: the queue cannot grow without bound.
+   * connection has been down longer than a command may wait, or once a command has failed and
+   * Redis has not answered since, commands fail at once instead of queueing for the reconnect: the
+   * queue cannot grow without bound, and a request waits out one command's timeout, not several.
    */
   async #run<T>(command: () => Promise<T>): Promise<T> {
     if (this.#downSince !== undefined && Date.now() - this.#downSince > this.#timeoutMs) {
       throw new StoreUnavailableError('disconnected');
     }
-    try {
-      return await command();
-    } catch (error) {
-      throw new StoreUnavailableError(reasonOf(error));
+    if (this.#failing) {
+      this.#probe();
+      throw new StoreUnavailableError(this.#downSince === undefined ? 'timeout' : 'disconnected');
     }
+    // The deadline is kept here, from the moment the command is asked for: ioredis starts its own
+    // `commandTimeout` only when it sends the command, and with auto-pipelining a command waits
+    // unsent while the previous batch is unanswered, so against a paused Redis its timeout alone
+    // let a command wait twice as long (1.5 s became 3 s, measured).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Command timed out')), this.#timeoutMs);
+    });
+    try {
+      return await Promise.race([command(), deadline]);
+    } catch (error) {
+      const reason = reasonOf(error);
+      if (reason === 'timeout' || reason === 'disconnected') {
+        this.#failing = true;
+        this.#probe();
+      }
+      throw new StoreUnavailableError(reason);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Asks Redis whether it answers again, a PING at a time (each bounded like any command) every
+   * quarter second until it does, whether or not requests come: commands go through once it does.
+   */
+  #probe(): void {
+    if (this.#probing) return;
+    this.#probing = true;
+    const attempt = (): void => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      void Promise.race([
+        this.#client.ping(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), this.#timeoutMs);
+        }),
+      ]).then(
+        () => {
+          clearTimeout(timer);
+          this.#failing = false;
+          this.#probing = false;
+        },
+        () => {
+          if (this.#closed || !this.#failing) {
+            this.#probing = false;
+            return;
+          }
+          setTimeout(attempt, PROBE_INTERVAL_MS).unref?.();
+        },
+      );
+    };
+    attempt();
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -141,6 +278,19 @@ export class RedisProxyStore implements ProxyStore {
     return Number(await this.#run(() => this.#client.incrementWithExpiry(this.#key(key), ttl(ttlMs))));
   }
 
+  async acquireLease(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+    const got = await this.#run(() => this.#client.acquireLease(this.#key(key), holder, limit, ttl(ttlMs)));
+    return Number(got) === 1;
+  }
+
+  async renewLease(key: string, holder: string, ttlMs: number): Promise<void> {
+    await this.#run(() => this.#client.renewLease(this.#key(key), holder, ttl(ttlMs)));
+  }
+
+  async releaseLease(key: string, holder: string): Promise<void> {
+    await this.#run(() => this.#client.zrem(this.#key(key), holder));
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     // A listener this process has just added hears what this process publishes next.
     if (this.#pending.size) await Promise.allSettled([...this.#pending]);
@@ -165,6 +315,11 @@ export class RedisProxyStore implements ProxyStore {
     };
   }
 
+  resubscribed(listener: () => void): () => void {
+    this.#resubscribed.add(listener);
+    return () => this.#resubscribed.delete(listener);
+  }
+
   async generation(): Promise<string> {
     return String(await this.#run(() => this.#client.generation(this.#key('generation'), newGeneration())));
   }
@@ -186,6 +341,8 @@ export class RedisProxyStore implements ProxyStore {
 
   /** Closes both connections. */
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#stopChecks();
     await Promise.allSettled([this.#client.quit(), this.#subscriber.quit()]);
   }
 }
@@ -199,6 +356,58 @@ function reasonOf(error: unknown): string {
   if (/^LOADING/.test(message)) return 'loading';
   return error instanceof Error && error.name !== 'Error' ? error.name : 'error';
 }
+
+/**
+ * The options both connections share: a command waits at most `timeoutMs`, reconnects come quickly
+ * and never stop (recovery needs nobody). With Sentinels, the primary is theirs to name, and a
+ * connection that finds itself on a replica (a failover it has not heard of yet: `READONLY`)
+ * reconnects to the new primary and sends the command again.
+ */
+function connectionOptions(options: RedisStoreOptions, timeoutMs: number): RedisOptions {
+  const common: RedisOptions = {
+    maxRetriesPerRequest: 1,
+    commandTimeout: timeoutMs,
+    retryStrategy: (times) => Math.min(100 * times, 1000),
+  };
+  if (!options.sentinels?.length) return common;
+  if (!options.name)
+    throw new TypeError(
+      "consult-proxy: redisStore({ sentinels }) needs `name`, the primary's name in the Sentinels' configuration.",
+    );
+  const { username, password, db, tls } = parseUrl(options.url ?? 'redis://');
+  return {
+    ...common,
+    sentinels: options.sentinels.map(({ host, port }) => ({ host, port })),
+    name: options.name,
+    ...(username ? { username } : {}),
+    ...(password ? { password } : {}),
+    ...(db ? { db } : {}),
+    ...(tls ? { tls, enableTLSForSentinelMode: true } : {}),
+    ...(options.sentinelPassword ? { sentinelPassword: options.sentinelPassword } : {}),
+    sentinelRetryStrategy: (times) => Math.min(100 * times, 1000),
+    reconnectOnError: (error) => (/^READONLY/.test(error.message) ? 2 : false),
+  };
+}
+
+/** A `redis://` or `rediss://` URL as connection options. */
+function parseUrl(url: string): RedisOptions {
+  const parsed = new URL(url);
+  const db = Number(parsed.pathname.slice(1) || 0);
+  return {
+    ...(parsed.hostname ? { host: parsed.hostname } : {}),
+    ...(parsed.port ? { port: Number(parsed.port) } : {}),
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(db ? { db } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
+
+/** How often a store on Sentinels checks that its connection is still on the primary. */
+const ROLE_CHECK_MS = 1000;
+
+/** How often a store whose commands fail asks Redis whether it answers again. */
+const PROBE_INTERVAL_MS = 250;
 
 /** Redis wants a whole, positive number of milliseconds. */
 const ttl = (ms: number) => Math.max(1, Math.ceil(ms));

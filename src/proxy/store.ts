@@ -47,6 +47,24 @@ export interface ProxyStore {
    * confirms a SUBSCRIBE a round trip later, and an event published before then is not delivered.
    */
   subscribed?(channel: string): Promise<void>;
+  /**
+   * Leases one of at most `limit` places under `key` to `holder` for `ttlMs`, in one atomic step
+   * (however many instances ask at once, no more than `limit` hold a place); true when it got one
+   * (or already held one). A place lapses `ttlMs` after it was leased or last renewed, so the
+   * places of an instance that died free up by themselves. A store without it gets the event
+   * streams' per-address cap from `setIfAbsent`, one key per place.
+   */
+  acquireLease?(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean>;
+  /** Extends `holder`'s place under `key` by `ttlMs` from now (leasing it again if it lapsed). */
+  renewLease?(key: string, holder: string, ttlMs: number): Promise<void>;
+  /** Gives `holder`'s place under `key` back. */
+  releaseLease?(key: string, holder: string): Promise<void>;
+  /**
+   * Calls `listener` each time this process's subscriptions are back after its connection to the
+   * store was lost (a restart, a failover): what was published meanwhile did not reach it, and
+   * open streams catch up from the event log. A store that never loses messages need not have it.
+   */
+  resubscribed?(listener: () => void): () => void;
   /** Resolves when the store answers now, rejects with {@link StoreUnavailableError} when not (`/readyz`). */
   ping?(): Promise<void>;
   /**
@@ -66,6 +84,8 @@ export class MemoryStore implements ProxyStore {
   /** Its data lives and dies with the process, and so does its generation. */
   readonly #generation = newGeneration();
   readonly #entries = new Map<string, Entry>();
+  /** Per lease key, each holder and when its place lapses. */
+  readonly #leases = new Map<string, Map<string, number>>();
   readonly #channels = new Map<string, Set<(message: string) => void>>();
   readonly #now: () => number;
 
@@ -105,6 +125,28 @@ export class MemoryStore implements ProxyStore {
     const count = entry ? Number(entry.value) + 1 : 1;
     this.#entries.set(key, { value: String(count), expiresAt: entry?.expiresAt ?? this.#now() + ttlMs });
     return count;
+  }
+
+  async acquireLease(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+    const now = this.#now();
+    let holders = this.#leases.get(key);
+    if (!holders) this.#leases.set(key, (holders = new Map()));
+    for (const [other, until] of holders) if (until <= now) holders.delete(other);
+    if (!holders.has(holder) && holders.size >= limit) return false;
+    holders.set(holder, now + ttlMs);
+    return true;
+  }
+
+  async renewLease(key: string, holder: string, ttlMs: number): Promise<void> {
+    let holders = this.#leases.get(key);
+    if (!holders) this.#leases.set(key, (holders = new Map()));
+    holders.set(holder, this.#now() + ttlMs);
+  }
+
+  async releaseLease(key: string, holder: string): Promise<void> {
+    const holders = this.#leases.get(key);
+    holders?.delete(holder);
+    if (holders?.size === 0) this.#leases.delete(key);
   }
 
   async publish(channel: string, message: string): Promise<void> {

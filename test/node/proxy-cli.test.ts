@@ -77,6 +77,69 @@ describe('readProxyEnv', () => {
     assert.match(problems.join('\n'), /CONSULT_TRUSTED_PROXIES .*"balancer.internal"/);
   });
 
+  it('CONSULT_TRUSTED_PROXIES takes IPv6 addresses and ranges as well as IPv4 ones', () => {
+    const { config, problems } = readProxyEnv({
+      ...GOOD,
+      CONSULT_TRUSTED_PROXIES: '10.0.0.0/8, 2001:db8::/32, fd00::7, ::ffff:10.0.0.0/104',
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config?.trustedProxies, [
+      '10.0.0.0/8',
+      '2001:db8::/32',
+      'fd00::7',
+      '::ffff:10.0.0.0/104',
+    ]);
+  });
+
+  it('a CONSULT_TRUSTED_PROXIES range with too many bits, of either family, is named', () => {
+    const { config, problems } = readProxyEnv({
+      ...GOOD,
+      CONSULT_TRUSTED_PROXIES: '10.0.0.0/33, 2001:db8::/129, 10.0.0.0/8',
+    });
+    assert.equal(config, undefined);
+    assert.equal(problems.length, 2, problems.join('\n'));
+    assert.match(
+      problems[0] ?? '',
+      /CONSULT_TRUSTED_PROXIES must list addresses or ranges .*"10\.0\.0\.0\/33"/,
+    );
+    assert.match(problems[1] ?? '', /"2001:db8::\/129"/);
+  });
+
+  it('CONSULT_REDIS_SENTINELS and CONSULT_REDIS_SENTINEL_NAME: a primary under Sentinel', () => {
+    const { config, problems } = readProxyEnv({
+      ...GOOD,
+      CONSULT_REDIS_SENTINELS: '10.0.0.5:26379, sentinel-b.internal:26380,[fd00::7]:26379',
+      CONSULT_REDIS_SENTINEL_NAME: 'mymaster',
+      CONSULT_REDIS_URL: 'redis://:secret@ignored:6379/2',
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config?.redisSentinels, [
+      { host: '10.0.0.5', port: 26379 },
+      { host: 'sentinel-b.internal', port: 26380 },
+      { host: 'fd00::7', port: 26379 },
+    ]);
+    assert.equal(config?.redisSentinelName, 'mymaster');
+    assert.equal(config?.redisUrl, 'redis://:secret@ignored:6379/2');
+  });
+
+  it('Sentinels that are not host:port, or without a name, or a name without Sentinels, are named', () => {
+    const bad = readProxyEnv({
+      ...GOOD,
+      CONSULT_REDIS_SENTINELS: '10.0.0.5, 10.0.0.6:99999, redis://10.0.0.7:26379',
+    });
+    assert.equal(bad.config, undefined);
+    const text = bad.problems.join('\n');
+    for (const entry of ['"10.0.0.5"', '"10.0.0.6:99999"', '"redis://10.0.0.7:26379"'])
+      assert.ok(
+        text.includes(`CONSULT_REDIS_SENTINELS must list host:port pairs`) && text.includes(entry),
+        entry,
+      );
+    assert.match(text, /CONSULT_REDIS_SENTINEL_NAME is not set/);
+    const nameOnly = readProxyEnv({ ...GOOD, CONSULT_REDIS_SENTINEL_NAME: 'mymaster' });
+    assert.equal(nameOnly.config, undefined);
+    assert.match(nameOnly.problems.join('\n'), /CONSULT_REDIS_SENTINELS is not/);
+  });
+
   it('a CONSULT_REDIS_URL that is not a redis URL is named', () => {
     const { config, problems } = readProxyEnv({ ...GOOD, CONSULT_REDIS_URL: 'cache.internal:6379' });
     assert.equal(config, undefined);
@@ -293,6 +356,23 @@ describe('consult-proxy as a process', () => {
     assert.equal(code, 1, child.output());
     assert.match(child.output(), /cannot start/);
     assert.match(child.output(), /CONSULT_UPSTREAM_URL is not set/);
+  });
+
+  it('with a malformed CONSULT_TRUSTED_PROXIES range: exits 1 at start and names the entry', async () => {
+    const child = startCli({
+      CONSULT_UPSTREAM_URL: sandbox.url,
+      CONSULT_API_KEY: 'sandbox-api-key',
+      CONSULT_SESSION_SECRET: SECRET,
+      CONSULT_DEMO_SIGN_IN: '1',
+      CONSULT_TRUSTED_PROXIES: '10.0.0.0/8, 2001:db8::/200',
+      PORT: '0',
+    });
+    children.push(child);
+    const code = await within(child.exited, CHILD_TIMEOUT_MS, 'the CLI to exit');
+    assert.equal(code, 1, child.output());
+    assert.match(child.output(), /cannot start/);
+    assert.match(child.output(), /CONSULT_TRUSTED_PROXIES must list addresses or ranges .*"2001:db8::\/200"/);
+    assert.doesNotMatch(child.output(), /consult-proxy on http/);
   });
 
   it('run through a symlink, as npm installs the bin: still runs and names what is missing', async () => {

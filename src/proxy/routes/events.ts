@@ -22,6 +22,7 @@ import { header } from '../../server/request-header.js';
 import {
   eventId,
   eventsChannel,
+  countPast,
   latestEventId,
   missedSince,
   parseEventId,
@@ -35,47 +36,89 @@ import { StoreUnavailableError } from '../store.js';
 /** The shortest lease of a stream slot: a slot held by an instance that died frees up after it. */
 const MIN_LEASE_MS = 30_000;
 
+/** How a stream catching up after the store's subscriptions came back tries again: every half second, for a minute. */
+const CATCH_UP_RETRY_MS = 500;
+const CATCH_UP_ATTEMPTS = 120;
+
 /** How soon a slot's release is tried again when the store did not answer. */
 const RELEASE_RETRY_MS = 500;
 
-const slotKey = (userId: string, index: number) => `stream-slot:${userId}:${index}`;
+const slotKey = (owner: string, index: number) => `stream-slot:${owner}:${index}`;
+
+interface Place {
+  release(): void;
+}
+
+/** Keeps a place held: renewed every third of its lease, given back (retried while the store does not answer) on release. */
+function held(renew: () => Promise<unknown>, giveBack: () => Promise<unknown>, leaseMs: number): Place {
+  const renewal = setInterval(() => void renew().catch(() => undefined), leaseMs / 3);
+  renewal.unref?.();
+  return {
+    release(): void {
+      clearInterval(renewal);
+      const until = Date.now() + leaseMs;
+      const attempt = (): void => {
+        // A store that does not answer is asked again until the lease would have lapsed anyway.
+        void giveBack().catch(() => {
+          if (Date.now() < until) setTimeout(attempt, RELEASE_RETRY_MS).unref?.();
+        });
+      };
+      attempt();
+    },
+  };
+}
 
 /**
- * A free one of the member's `streamsPerMember` slots, leased in the store (so the cap holds
- * across instances) and renewed while the stream is open; undefined when all are taken.
+ * A free one of `limit` slots of `owner`, each a key leased in the store (so the cap holds across
+ * instances) and renewed while the stream is open; undefined when all are taken.
  */
-async function claimSlot(core: ProxyCore, userId: string, streamId: string, leaseMs: number) {
-  for (let index = 0; index < core.limits.streamsPerMember; index++) {
-    const key = slotKey(userId, index);
+async function claimSlot(
+  core: ProxyCore,
+  owner: string,
+  limit: number,
+  streamId: string,
+  leaseMs: number,
+): Promise<Place | undefined> {
+  for (let index = 0; index < limit; index++) {
+    const key = slotKey(owner, index);
     if (!(await core.store.setIfAbsent(key, streamId, leaseMs))) continue;
-    const renewal = setInterval(
-      () => void core.store.set(key, streamId, leaseMs).catch(() => undefined),
-      leaseMs / 3,
+    return held(
+      () => core.store.set(key, streamId, leaseMs),
+      // Only if still this stream's: a lease that lapsed may be another's now.
+      async () => ((await core.store.get(key)) === streamId ? core.store.delete(key) : undefined),
+      leaseMs,
     );
-    renewal.unref?.();
-    return {
-      release(): void {
-        clearInterval(renewal);
-        const until = Date.now() + leaseMs;
-        const attempt = (): void => {
-          // Only if still this stream's: a lease that lapsed may be another's now. A store that does
-          // not answer is asked again until the lease would have lapsed anyway.
-          void core.store
-            .get(key)
-            .then((holder) => (holder === streamId ? core.store.delete(key) : undefined))
-            .catch(() => {
-              if (Date.now() < until) setTimeout(attempt, RELEASE_RETRY_MS).unref?.();
-            });
-        };
-        attempt();
-      },
-    };
   }
   return undefined;
 }
 
+/**
+ * One of the address's `streamsPerAddress` places, counted across every instance sharing the store
+ * in one atomic step (a burst of opens from one address cannot race past the cap), and leased like
+ * a member's slots so the places of an instance that died free up; undefined when all are taken.
+ */
+async function claimAddressPlace(
+  core: ProxyCore,
+  address: string,
+  streamId: string,
+  leaseMs: number,
+): Promise<Place | undefined> {
+  const { store } = core;
+  const limit = core.limits.streamsPerAddress;
+  const { acquireLease, renewLease, releaseLease } = store;
+  if (!acquireLease || !renewLease || !releaseLease) {
+    return claimSlot(core, `address:${address}`, limit, streamId, leaseMs);
+  }
+  const key = `stream-address:${address}`;
+  if (!(await acquireLease.call(store, key, streamId, limit, leaseMs))) return undefined;
+  return held(
+    () => renewLease.call(store, key, streamId, leaseMs),
+    () => releaseLease.call(store, key, streamId),
+    leaseMs,
+  );
+}
+
 export function eventRoutes(core: ProxyCore) {
-  const openByAddress = new Map<string, number>();
   const heartbeatMs = core.options.heartbeatMs ?? 15_000;
   // A stream renews its slot at a third of this; a slot of an instance that died lapses after it.
   const leaseMs = Math.max(MIN_LEASE_MS, heartbeatMs * 3);
@@ -96,20 +139,27 @@ export function eventRoutes(core: ProxyCore) {
         undefined,
         { 'retry-after': '10' },
       );
-    // Per address, in this instance: one address cannot hold open connections without end.
-    const address = core.options.clientAddress?.(c);
-    if (address && (openByAddress.get(address) ?? 0) >= core.limits.streamsPerAddress) throw tooMany();
-    // Per member, across every instance sharing the store: a slot leased in the store.
     const streamId = crypto.randomUUID();
-    const slot = await claimSlot(core, userId, streamId, leaseMs);
-    if (!slot) throw tooMany();
-    if (address) openByAddress.set(address, (openByAddress.get(address) ?? 0) + 1);
+    // Per address, across every instance sharing the store: one address cannot hold open
+    // connections without end.
+    const address = core.options.clientAddress?.(c);
+    const addressPlace = address ? await claimAddressPlace(core, address, streamId, leaseMs) : undefined;
+    if (address && !addressPlace) throw tooMany();
+    // Per member, across every instance sharing the store: a slot leased in the store.
+    let slot: Place | undefined;
+    try {
+      slot = await claimSlot(core, userId, core.limits.streamsPerMember, streamId, leaseMs);
+    } catch (error) {
+      addressPlace?.release();
+      throw error;
+    }
+    if (!slot) {
+      addressPlace?.release();
+      throw tooMany();
+    }
     const release = () => {
       slot.release();
-      if (!address) return;
-      const left = (openByAddress.get(address) ?? 1) - 1;
-      if (left > 0) openByAddress.set(address, left);
-      else openByAddress.delete(address);
+      addressPlace?.release();
     };
 
     return streamSSE(
@@ -153,6 +203,36 @@ export function eventRoutes(core: ProxyCore) {
           if (!concerns(message, identity)) return;
           void stream.writeSSE({ event: 'session-expired', data: '{"reason":"ended"}' }).finally(finish);
         });
+        // The store's subscriptions came back after its connection was lost (a Redis restart, a
+        // failover): events published meanwhile never came, so the stream reads them from the log,
+        // or says `reset` when the log no longer runs on from what it sent (a failover that lost
+        // the newest writes numbers events again from an earlier count).
+        const catchUp = async () => {
+          if (replaying) return;
+          replaying = true;
+          try {
+            const missed = await missedSince(core, userId, sentUpTo, generation);
+            if (missed.gap) {
+              // Numbers this stream has sent are not handed out again: the count moves past them.
+              if (missed.latest < sentUpTo) await countPast(core, userId, sentUpTo);
+              await stream.writeSSE({ event: 'reset', data: '{}' });
+            } else for (const event of missed.events) send(event);
+          } finally {
+            replaying = false;
+            for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
+          }
+        };
+        // The store may not answer yet (its connection comes back a moment later than the
+        // subscriptions): tried again until it does, while the stream is open.
+        let closed = false;
+        const catchUpUntilDone = (attempt = 0): void => {
+          if (closed) return;
+          catchUp().catch(() => {
+            if (attempt < CATCH_UP_ATTEMPTS)
+              setTimeout(() => catchUpUntilDone(attempt + 1), CATCH_UP_RETRY_MS).unref?.();
+          });
+        };
+        const stopCatchingUp = core.store.resubscribed?.(() => catchUpUntilDone()) ?? (() => undefined);
         const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
         const expiry = setTimeout(
           () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
@@ -194,6 +274,8 @@ export function eventRoutes(core: ProxyCore) {
           clearTimeout(expiry);
           unsubscribe();
           unsubscribeSessions();
+          closed = true;
+          stopCatchingUp();
           release();
         }
       },

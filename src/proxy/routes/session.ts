@@ -118,9 +118,14 @@ export function sessionRoutes(core: ProxyCore) {
             },
           );
         }
-        // Sign-ins that succeed, per address: each may look the member up upstream.
+        // Sign-ins that succeed, per address and per member: each looks the member up upstream.
         if (address)
           await enforceRateLimit(core, `session:${address}`, core.limits.sessionsPerAddressPerMinute);
+        await enforceRateLimit(
+          core,
+          `signin-member:${await sha256Hex(signedIn.uniqueId)}`,
+          core.limits.signInsPerMemberPerMinute,
+        );
         let user: User;
         try {
           user = await findOrCreateUser(signedIn, c.req.raw.signal);

@@ -19,8 +19,13 @@ export interface ProxyProcessConfig {
   upstreamUrl: string;
   apiKey: string;
   sessionSecret: string;
-  /** Without it, the proxy keeps its state in memory. */
+  /**
+   * A plain Redis; or, with `sentinels` and `sentinelName`, the password and db only. With
+   * neither, the proxy keeps its state in memory.
+   */
   redisUrl?: string;
+  sentinels?: { host: string; port: number }[];
+  sentinelName?: string;
   prefix?: string;
   /** One secret, or several comma-separated (as CONSULT_WEBHOOK_SECRET takes them). */
   webhookSecret?: string;
@@ -87,14 +92,24 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     sessionSecret: config.sessionSecret,
     ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-    store: config.redisUrl
-      ? redisStore({ url: config.redisUrl, ...(config.prefix ? { prefix: config.prefix } : {}) })
-      : new MemoryStore(),
+    store:
+      config.redisUrl || config.sentinels
+        ? redisStore({
+            ...(config.prefix ? { prefix: config.prefix } : {}),
+            ...(config.redisUrl ? { url: config.redisUrl } : {}),
+            ...(config.sentinels ? { sentinels: config.sentinels, name: config.sentinelName ?? '' } : {}),
+          })
+        : new MemoryStore(),
     logger: (entry) => {
       if (config.quiet && entry.message === 'request') return;
       process.stdout.write(`${JSON.stringify(entry)}\n`);
     },
-    limits: { perAddressPerMinute: 100_000, sessionsPerAddressPerMinute: 10_000, ...config.limits },
+    limits: {
+      perAddressPerMinute: 100_000,
+      sessionsPerAddressPerMinute: 10_000,
+      signInsPerMemberPerMinute: 10_000,
+      ...config.limits,
+    },
   });
   // As consult-proxy does: listening, and its webhook secrets known, before it says it has started.
   await server.proxy.ready.catch(() => undefined);

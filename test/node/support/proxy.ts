@@ -166,7 +166,12 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
       allowedOrigins: [ALLOWED_ORIGIN],
       logger: (entry) => logs.push(entry),
       ...overrides,
-      limits: { perAddressPerMinute: 100_000, sessionsPerAddressPerMinute: 10_000, ...overrides.limits },
+      limits: {
+        perAddressPerMinute: 100_000,
+        sessionsPerAddressPerMinute: 10_000,
+        signInsPerMemberPerMinute: 10_000,
+        ...overrides.limits,
+      },
     });
   } catch (error) {
     if (!shared) await sandbox.close();
