@@ -11,7 +11,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { commandNeeds } from '../server/peers.js';
 import { isSandbox } from './dev-sign-in.js';
-import { trustedProxyList } from './trusted-proxies.js';
+import { trustedProxyList } from './trusted-proxies.node.js';
 import { webhookSecretsProblems } from './webhook-secret-format.js';
 
 export interface CliConfig {

@@ -3,12 +3,12 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { closeWhenBodyUnread } from '../server/node-connection.js';
-import { BlockList, isIP, type AddressInfo } from 'node:net';
+import { isIP, type AddressInfo, type BlockList } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import type { ProxyEnv } from './context.js';
 import { installProxy, type ConsultProxy } from './proxy.js';
 import { pooledFetch } from './upstream-fetch.node.js';
-import { trustedProxyList } from './trusted-proxies.js';
+import { trustedProxyList } from './trusted-proxies.node.js';
 
 export { trustedProxyList };
 
