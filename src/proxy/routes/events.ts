@@ -15,7 +15,6 @@
  * given only `webhookSecret` still relays the deliveries it receives).
  */
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { header } from '../../server/request-header.js';
@@ -31,6 +30,7 @@ import {
 import { currentGeneration } from '../generation.js';
 import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
+import { sseResponse } from '../sse.js';
 import { StoreUnavailableError } from '../store.js';
 
 /** The shortest lease of a stream slot: a slot held by an instance that died frees up after it. */
@@ -209,7 +209,7 @@ export function eventRoutes(core: ProxyCore) {
       addressPlace?.release();
     };
 
-    return streamSSE(
+    return sseResponse(
       c,
       async (stream) => {
         let finish!: () => void;
