@@ -209,6 +209,8 @@ export function eventRoutes(core: ProxyCore) {
       addressPlace?.release();
     };
 
+    // The stream keeps only the request's abort signal, not the request's context.
+    const signal = c.req.raw.signal;
     return sseResponse(
       c,
       async (stream) => {
@@ -295,9 +297,9 @@ export function eventRoutes(core: ProxyCore) {
               ? parseEventId(lastEventId, generation)
               : await latestEventId(core, userId);
           stream.onAbort(finish);
-          c.req.raw.signal.addEventListener('abort', finish);
+          signal.addEventListener('abort', finish);
           // A client gone before the listeners were in place must not hold its slot until expiry.
-          if (c.req.raw.signal.aborted || stream.aborted) finish();
+          if (signal.aborted || stream.aborted) finish();
           // Redis confirms a subscription a round trip later; events sent before then come from the log.
           await Promise.all([
             core.store.subscribed?.(eventsChannel(userId)),
