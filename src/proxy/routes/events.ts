@@ -15,7 +15,6 @@
  * given only `webhookSecret` still relays the deliveries it receives).
  */
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { ProblemError } from '../../server/problems.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
 import { header } from '../../server/request-header.js';
@@ -31,6 +30,7 @@ import {
 import { currentGeneration } from '../generation.js';
 import { member, requireMember } from '../middleware.js';
 import { concerns, sessionsChannel } from '../sessions.js';
+import { sseResponse } from '../sse.js';
 import { StoreUnavailableError } from '../store.js';
 
 /** The shortest lease of a stream slot: a slot held by an instance that died frees up after it. */
@@ -49,13 +49,50 @@ interface Place {
   release(): void;
 }
 
-/** Keeps a place held: renewed every third of its lease, given back (retried while the store does not answer) on release. */
-function held(renew: () => Promise<unknown>, giveBack: () => Promise<unknown>, leaseMs: number): Place {
-  const renewal = setInterval(() => void renew().catch(() => undefined), leaseMs / 3);
-  renewal.unref?.();
+/**
+ * One timer for many open streams: calls every task added every `everyMs`, runs only while it has
+ * tasks. A timer per stream (with its closure) costs memory for each one held open; this costs it once.
+ */
+class Ticker {
+  readonly #tasks = new Set<() => void>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly everyMs: number,
+    /** Whether the timer keeps the process running while it has tasks. */
+    private readonly keepsAlive: boolean,
+  ) {}
+
+  /** Calls `task` every tick until the returned function is called. */
+  add(task: () => void): () => void {
+    this.#tasks.add(task);
+    if (!this.#timer) {
+      this.#timer = setInterval(() => {
+        for (const each of this.#tasks) each();
+      }, this.everyMs);
+      if (!this.keepsAlive) this.#timer.unref?.();
+    }
+    return () => {
+      this.#tasks.delete(task);
+      if (this.#tasks.size === 0 && this.#timer) {
+        clearInterval(this.#timer);
+        this.#timer = undefined;
+      }
+    };
+  }
+}
+
+/** Keeps a place held: renewed every third of its lease (on `renewals`), given back (retried while the store does not answer) on release. */
+function held(
+  renewals: Ticker,
+  renew: () => Promise<unknown>,
+  giveBack: () => Promise<unknown>,
+  leaseMs: number,
+): Place {
+  const stopRenewing = renewals.add(() => void renew().catch(() => undefined));
   return {
     release(): void {
-      clearInterval(renewal);
+      stopRenewing();
       const until = Date.now() + leaseMs;
       const attempt = (): void => {
         // A store that does not answer is asked again until the lease would have lapsed anyway.
@@ -78,11 +115,13 @@ async function claimSlot(
   limit: number,
   streamId: string,
   leaseMs: number,
+  renewals: Ticker,
 ): Promise<Place | undefined> {
   for (let index = 0; index < limit; index++) {
     const key = slotKey(owner, index);
     if (!(await core.store.setIfAbsent(key, streamId, leaseMs))) continue;
     return held(
+      renewals,
       () => core.store.set(key, streamId, leaseMs),
       // Only if still this stream's: a lease that lapsed may be another's now.
       async () => ((await core.store.get(key)) === streamId ? core.store.delete(key) : undefined),
@@ -102,16 +141,18 @@ async function claimAddressPlace(
   address: string,
   streamId: string,
   leaseMs: number,
+  renewals: Ticker,
 ): Promise<Place | undefined> {
   const { store } = core;
   const limit = core.limits.streamsPerAddress;
   const { acquireLease, renewLease, releaseLease } = store;
   if (!acquireLease || !renewLease || !releaseLease) {
-    return claimSlot(core, `address:${address}`, limit, streamId, leaseMs);
+    return claimSlot(core, `address:${address}`, limit, streamId, leaseMs, renewals);
   }
   const key = `stream-address:${address}`;
   if (!(await acquireLease.call(store, key, streamId, limit, leaseMs))) return undefined;
   return held(
+    renewals,
     () => renewLease.call(store, key, streamId, leaseMs),
     () => releaseLease.call(store, key, streamId),
     leaseMs,
@@ -124,6 +165,10 @@ export function eventRoutes(core: ProxyCore) {
   const leaseMs = Math.max(MIN_LEASE_MS, heartbeatMs * 3);
   // Fixed for the proxy's life: whether consultation events are pushed, or the page must poll.
   const webhooks = Boolean(core.options.publicUrl);
+  // One timer for every open stream's heartbeat (it keeps the process running while streams are
+  // open, as a stream does), and one for every slot's lease renewal.
+  const heartbeats = new Ticker(heartbeatMs, true);
+  const renewals = new Ticker(leaseMs / 3, false);
 
   return new Hono<ProxyEnv>().get('/events', requireMember(core), async (c) => {
     const identity = member(c);
@@ -143,12 +188,14 @@ export function eventRoutes(core: ProxyCore) {
     // Per address, across every instance sharing the store: one address cannot hold open
     // connections without end.
     const address = core.options.clientAddress?.(c);
-    const addressPlace = address ? await claimAddressPlace(core, address, streamId, leaseMs) : undefined;
+    const addressPlace = address
+      ? await claimAddressPlace(core, address, streamId, leaseMs, renewals)
+      : undefined;
     if (address && !addressPlace) throw tooMany();
     // Per member, across every instance sharing the store: a slot leased in the store.
     let slot: Place | undefined;
     try {
-      slot = await claimSlot(core, userId, core.limits.streamsPerMember, streamId, leaseMs);
+      slot = await claimSlot(core, userId, core.limits.streamsPerMember, streamId, leaseMs, renewals);
     } catch (error) {
       addressPlace?.release();
       throw error;
@@ -162,7 +209,9 @@ export function eventRoutes(core: ProxyCore) {
       addressPlace?.release();
     };
 
-    return streamSSE(
+    // The stream keeps only the request's abort signal, not the request's context.
+    const signal = c.req.raw.signal;
+    return sseResponse(
       c,
       async (stream) => {
         let finish!: () => void;
@@ -233,7 +282,7 @@ export function eventRoutes(core: ProxyCore) {
           });
         };
         const stopCatchingUp = core.store.resubscribed?.(() => catchUpUntilDone()) ?? (() => undefined);
-        const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(finish), heartbeatMs);
+        const stopHeartbeat = heartbeats.add(() => void stream.write(': heartbeat\n\n').catch(finish));
         const expiry = setTimeout(
           () => void stream.writeSSE({ event: 'session-expired', data: '{}' }).finally(finish),
           Math.max(0, expiresAt - Date.now()),
@@ -248,9 +297,9 @@ export function eventRoutes(core: ProxyCore) {
               ? parseEventId(lastEventId, generation)
               : await latestEventId(core, userId);
           stream.onAbort(finish);
-          c.req.raw.signal.addEventListener('abort', finish);
+          signal.addEventListener('abort', finish);
           // A client gone before the listeners were in place must not hold its slot until expiry.
-          if (c.req.raw.signal.aborted || stream.aborted) finish();
+          if (signal.aborted || stream.aborted) finish();
           // Redis confirms a subscription a round trip later; events sent before then come from the log.
           await Promise.all([
             core.store.subscribed?.(eventsChannel(userId)),
@@ -270,7 +319,7 @@ export function eventRoutes(core: ProxyCore) {
           for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
           await finished;
         } finally {
-          clearInterval(heartbeat);
+          stopHeartbeat();
           clearTimeout(expiry);
           unsubscribe();
           unsubscribeSessions();
