@@ -26,7 +26,7 @@ const MB = 1_000_000;
  * of files (33 MB on disk); now it is consult-elements, Lit (six packages), marked, DOMPurify and
  * eventsource-parser. consult-elements itself is about 5.2 MB of it.
  */
-const BUDGET = { packages: 11, bytes: 10.65 * MB };
+const BUDGET = { packages: 11, bytes: 10.85 * MB };
 
 const SERVER_PACKAGES = [
   'hono',
