@@ -86,7 +86,7 @@ export const messages = {
       `origin ${url}`,
       `the proxy at ${url} refused this page's origin ${origin} (CORS): add ${origin} to ` +
         'CONSULT_ALLOWED_ORIGINS (the allowedOrigins option) on the server that runs the proxy. ' +
-        'It is not tried again until the page loads.',
+        'Members see "Reconnecting…" until it is allowed (or, if it was a passing error without CORS headers, until it passes).',
     );
   },
   /** The event stream opened but nothing came through: an intermediary buffers it. */

@@ -16,6 +16,7 @@
 import { ApiError } from '../client/errors.js';
 import type { ProxyCore } from './context.js';
 import { MemoryStore } from './store.js';
+import { offeredSignatures } from './webhook-signature.js';
 import {
   announcedSecrets,
   ROTATION_PENDING_KEY,
@@ -46,6 +47,8 @@ const REGISTRATION_TTL_MS = 10 * 365 * 24 * 60 * 60 * 1000;
 const RETIRED_MS = 10 * 60_000;
 /** How long a delivery waits for a rotation's announced secret. */
 const ROTATION_WAIT_MS = 3_000;
+/** How often a failed verification may read the store again: a flood of forged deliveries shares it. */
+const REFRESH_MS = 250;
 
 /** The stored record as far as it can be read: it may be partial, or not JSON at all. */
 function readRegistration(raw: string | undefined): Partial<Registration> | undefined {
@@ -107,6 +110,23 @@ export function webhookRegistration(core: ProxyCore): WebhookRegistration {
   let mine: Registration | undefined;
   const retired = new Map<string, Retired>();
   let announced: string[] = [];
+  let rotationPending = false;
+  /** The store's view (registration, announced secrets, a pending rotation), read once per REFRESH_MS. */
+  let refreshing: Promise<void> | undefined;
+  let refreshedAt = 0;
+  const refresh = (): Promise<void> => {
+    if (refreshing) return refreshing;
+    if (Date.now() - refreshedAt < REFRESH_MS) return Promise.resolve();
+    refreshing = (async () => {
+      if (automatic) await reconcile();
+      announced = await announcedSecrets(core.store);
+      rotationPending = Boolean(await core.store.get(ROTATION_PENDING_KEY));
+    })().finally(() => {
+      refreshedAt = Date.now();
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let failing = false;
@@ -249,24 +269,27 @@ export function webhookRegistration(core: ProxyCore): WebhookRegistration {
   return {
     ready,
     async verify(raw, headers) {
+      // Headers that fail the cheap checks cost no HMAC and no store call.
+      if (!offeredSignatures(headers)) return secrets().length ? 'unverified' : 'no-secret';
+      let tried = secrets().join(' ');
       let verdict = await verified(raw, headers);
       if (verdict) return verdict;
-      // Another instance may have registered, or a rotation announced its secret, a moment ago.
-      if (automatic) await reconcile();
-      announced = await announcedSecrets(core.store);
-      if ((verdict = await verified(raw, headers))) return verdict;
+      // Another instance may have registered, or a rotation announced its secret, a moment ago:
+      // learnt from the store at most every REFRESH_MS, however many deliveries fail meanwhile.
+      const retry = async (): Promise<Verdict | undefined> => {
+        await refresh();
+        const now = secrets().join(' ');
+        if (now === tried) return undefined;
+        tried = now;
+        return verified(raw, headers);
+      };
+      if ((verdict = await retry())) return verdict;
       // A rotation is registering right now: its secret is announced within moments.
       const waitUntil = Date.now() + ROTATION_WAIT_MS;
-      while ((await core.store.get(ROTATION_PENDING_KEY)) && Date.now() < waitUntil) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const next = await announcedSecrets(core.store);
-        if (next.length !== announced.length) {
-          announced = next;
-          if ((verdict = await verified(raw, headers))) return verdict;
-        }
+      while (rotationPending && Date.now() < waitUntil) {
+        await new Promise((resolve) => setTimeout(resolve, REFRESH_MS));
+        if ((verdict = await retry())) return verdict;
       }
-      announced = await announcedSecrets(core.store);
-      if ((verdict = await verified(raw, headers))) return verdict;
       return secrets().length ? 'unverified' : 'no-secret';
     },
     async unregister() {

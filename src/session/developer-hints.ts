@@ -17,7 +17,7 @@ export function tellDeveloper<K extends keyof Messages>(kind: K, ...args: Parame
 /** The code of a request the page's Content Security Policy refused: waiting does not mend it. */
 export const BLOCKED_BY_POLICY = 'blocked_by_policy';
 
-/** The code of a request the proxy's CORS refused (the page's origin is not allowed): waiting does not mend it either. */
+/** The code of a request the proxy's CORS refused (the page's origin is not allowed, or an answer without CORS headers). */
 export const ORIGIN_REFUSED = 'origin_not_allowed';
 
 /** Where the page's Content Security Policy refused a connection, as the browser reported it. */

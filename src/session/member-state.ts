@@ -20,7 +20,7 @@ import type {
   PrescriptionView,
   SubscriptionView,
 } from '../client/browser-types.js';
-import { BLOCKED_BY_POLICY, ORIGIN_REFUSED } from './developer-hints.js';
+import { BLOCKED_BY_POLICY } from './developer-hints.js';
 import { ApiError } from '../client/errors.js';
 import { abortable } from '../client/retry.js';
 import type { CreatePrescriptionRequest } from '../client/types.js';
@@ -44,7 +44,6 @@ export type Connection = 'online' | 'reconnecting';
 export const unreachable = (error: unknown): boolean =>
   error instanceof ApiError &&
   error.code !== BLOCKED_BY_POLICY &&
-  error.code !== ORIGIN_REFUSED &&
   (error.kind !== 'http' || error.status === 502 || error.status === 503 || error.status === 504);
 
 /**

@@ -159,8 +159,9 @@ export class SessionManager extends EventTarget {
   #client: SessionClient;
 
   /**
-   * Set when the page's Content Security Policy, or the proxy's CORS, refused the sign-in: not
-   * asked again, until `configure()`.
+   * Set when the page's Content Security Policy refused the sign-in: not asked again, until
+   * `configure()`. A refusal by the proxy's CORS is waited out like an outage instead: a load
+   * balancer answering 502 without CORS headers during a deploy looks the same from the page.
    */
   #blockedByPolicy?: ApiError;
 
@@ -376,8 +377,7 @@ export class SessionManager extends EventTarget {
       return withExpiry;
     } catch (error) {
       if (configuration !== this.#configuration) throw error;
-      if (error instanceof ApiError && (error.code === BLOCKED_BY_POLICY || error.code === ORIGIN_REFUSED))
-        this.#blockedByPolicy = error;
+      if (error instanceof ApiError && error.code === BLOCKED_BY_POLICY) this.#blockedByPolicy = error;
       // A host's own tokenProvider may throw its own error with `status: 401`: that ends the session too.
       const unauthorized = (error as { status?: unknown } | null)?.status === 401;
       this.#grant = undefined;
@@ -404,12 +404,14 @@ export class SessionManager extends EventTarget {
         if (!unreachable(error) || configuration !== this.#configuration) throw error;
         this.state.setReachable(false);
         const { status, code } = error as ApiError;
-        tellDeveloper(
-          'unreachable',
-          new URL(this.#sessionUrl(), globalThis.location?.href).href,
-          status,
-          code,
-        );
+        // A CORS refusal has said so already, naming the origin to allow.
+        if (code !== ORIGIN_REFUSED)
+          tellDeveloper(
+            'unreachable',
+            new URL(this.#sessionUrl(), globalThis.location?.href).href,
+            status,
+            code,
+          );
         // The next try after the wait, or as soon as the browser says it is online again.
         await new Promise((resolve) => {
           setTimeout(resolve, backoffDelay(failures, OUTAGE_WAIT, Math.random));
@@ -452,8 +454,8 @@ export class SessionManager extends EventTarget {
           response = await once();
         } catch (error) {
           const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-          // Refused by the page's policy, or by the CORS of a proxy on another origin that answers:
-          // it fails the same way every time, so it is said once and not retried.
+          // Refused by the page's policy (said once, not retried), or by the CORS of a proxy on
+          // another origin that answers (said once, then waited out like an outage).
           const refused = (await blockedByContentPolicy(url))
             ? BLOCKED_BY_POLICY
             : !this.#options.fetch && (await refusedByCors(url))
