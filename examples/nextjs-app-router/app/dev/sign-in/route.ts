@@ -4,7 +4,10 @@
  * PORTAL_DEV_SIGN_IN=1, against a sandbox (CONSULT_UPSTREAM_URL answers the sandbox's controls),
  * at a loopback address, to a request no proxy forwarded (no X-Forwarded-For, Forwarded,
  * X-Real-IP or X-Forwarded-Host), opened here (not a link from another site); each refusal says
- * why. NODE_ENV is not checked here: `next start` always sets it to production.
+ * why. NODE_ENV is not checked here: `next start` always sets it to production. A route handler
+ * is not told the socket's address, and Next.js keeps forwarding headers a client sent, so start
+ * the app on a loopback address only (`next start -H 127.0.0.1`, as the README does): on every
+ * interface, a client elsewhere could claim to be this machine.
  */
 import { devSignInRefusal, devSignInRequestRefusal } from 'consult-elements/proxy';
 import { env, signInCookie } from '../../portal-session';
