@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startRedis } from '../scripts/redis-server.js';
 import { median } from './stats.js';
 import type { ServerMessage } from './servers/server.js';
+import { replies } from './child-replies.js';
 
 /**
  * Seconds of load per batch, and rounds: each round loads every target once, in turn, so a
@@ -50,19 +51,7 @@ async function startServer(
 ): Promise<Server> {
   const child: ChildProcess = fork(script, [kind], { execArgv: [], env: { ...process.env, ...env } });
   /** The next message `pick` finds something in. */
-  const reply = <T>(pick: (message: ServerMessage) => T | undefined) =>
-    new Promise<T>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the ${kind} exited (${code})`));
-      const onMessage = (message: ServerMessage) => {
-        const picked = pick(message);
-        if (picked === undefined) return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(picked);
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
+  const reply = replies<ServerMessage>(child, kind);
   const url = await reply((message) => ('url' in message ? message.url : undefined));
   return {
     url,

@@ -10,6 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import type { StreamServerMessage } from './servers/stream-server.js';
+import { replies } from './child-replies.js';
 
 type Kind = 'proxy' | 'bare' | 'node';
 
@@ -24,19 +25,7 @@ interface Memory {
 
 async function startServer(kind: Kind) {
   const child: ChildProcess = fork(SCRIPT, [kind], { execArgv: ['--expose-gc', '--import', 'tsx'] });
-  const reply = <T>(pick: (message: StreamServerMessage) => T | undefined) =>
-    new Promise<T>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the ${kind} server exited (${code})`));
-      const onMessage = (message: StreamServerMessage) => {
-        const picked = pick(message);
-        if (picked === undefined) return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(picked);
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
+  const reply = replies<StreamServerMessage>(child, `${kind} server`);
   const url = await reply((message) => ('url' in message ? message.url : undefined));
   return {
     url,

@@ -9,6 +9,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { helpOrNothing } from '../server/command-line.js';
 import { commandNeeds } from '../server/peers.js';
 import { isSandbox } from './dev-sign-in.js';
 import { trustedProxyList } from './trusted-proxies.node.js';
@@ -166,17 +167,7 @@ Environment:
   PORT                      where to listen                                          default 8787`;
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(HELP);
-    process.exit(0);
-  }
-  if (argv.length > 0) {
-    console.error(
-      `consult-proxy: unknown argument "${argv[0]}"; it is configured from the environment.\n\n${HELP}`,
-    );
-    process.exit(2);
-  }
+  helpOrNothing('consult-proxy', HELP);
   // The server-side packages are optional peers of consult-elements: first, say which are missing.
   const [{ demoSignIn }, { forwardedClientAddress, startProxyServer }] = await commandNeeds(
     'consult-proxy',

@@ -4,6 +4,7 @@
  * proxy and the elements run with no account. Simulated professionals answer by themselves.
  * The variables it reads are listed in HELP below, which `consult-sandbox --help` prints.
  */
+import { helpOrNothing } from '../server/command-line.js';
 import { commandNeeds } from '../server/peers.js';
 import { readSandboxEnv } from './env.js';
 
@@ -23,17 +24,7 @@ Environment:
 Demo members: alex (active plan), sam (no active plan), noor (Arabic, active plan).
 Its OpenAPI document is at /openapi.json, its controls under /_sandbox/ (see the README).`;
 
-const argv = process.argv.slice(2);
-if (argv.includes('--help') || argv.includes('-h')) {
-  console.log(HELP);
-  process.exit(0);
-}
-if (argv.length > 0) {
-  console.error(
-    `consult-sandbox: unknown argument "${argv[0]}"; it is configured from the environment.\n\n${HELP}`,
-  );
-  process.exit(2);
-}
+helpOrNothing('consult-sandbox', HELP);
 // The server-side packages are optional peers of consult-elements: first, say which are missing.
 const { startSandboxServer } = await commandNeeds('consult-sandbox', () => import('./node.js'));
 

@@ -8,17 +8,13 @@
  * installs them, and the entries load (by import and by require) and bundle for an edge runtime.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { installPacked, packInto, root, run } from './support/packed-package.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const MB = 1_000_000;
 
 /**
@@ -112,27 +108,11 @@ export default {
 describe('a browser-only install of the packed package', () => {
   let folder: string;
   let tarball: string;
-  const install = (packages: string[]) =>
-    run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        ...packages.map((p) => (p === 'consult-elements' ? tarball : p)),
-      ],
-      { cwd: folder, maxBuffer: 64 * 1024 * 1024 },
-    );
+  const install = (packages: string[]) => installPacked(folder, tarball, packages);
 
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'consult-browser-only-'));
-    await run('npm', ['run', 'build', '--silent'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: root });
-    const [packed] = JSON.parse(stdout) as { filename: string }[];
-    assert.ok(packed, 'npm pack made a tarball');
-    tarball = join(folder, packed.filename);
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'partner-portal', private: true }));
+    tarball = await packInto(folder);
     const line = installLine('the elements only');
     assert.deepEqual(line, ['consult-elements'], 'the browser-only line installs the package alone');
     await install(line);

@@ -12,37 +12,23 @@
  * webhook through the route handler and the event stream, appears on the page with no console error.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
 import { startSandboxServer, type SandboxServer } from '../../src/sandbox/node.js';
 import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
+import { installPacked, packInto, readmeSection, root, run } from './support/packed-package.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = join(root, 'examples/nextjs-app-router');
 
 /** The README's recipe: its shell commands, the address it tells the member to open, and its code. */
 function readRecipe(): { commands: string[]; signInPath: string; section: string } {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const from = readme.indexOf('### Next.js (App Router)');
-  assert.ok(from > 0, 'the README has a Next.js (App Router) section');
-  const section = readme.slice(from, readme.indexOf('\n### ', from + 1));
-  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  assert.ok(block, 'the recipe has a shell block');
-  // One command per line; a line ending in a backslash goes on.
-  const commands = block
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((line) => line.replace(/\s+#.*$/, '').trim())
-    .filter(Boolean);
+  const { section, commands } = readmeSection('### Next.js (App Router)');
   const signInPath = /http:\/\/127\.0\.0\.1:3000(\/dev\/sign-in\?member=\w+)/.exec(section)?.[1];
   assert.ok(signInPath, 'the recipe says where to sign in');
   return { commands, signInPath, section };
@@ -133,14 +119,7 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'consult-nextjs-'));
     // The package as npm publishes it: built, then packed.
-    const tarball = await timed('build and pack the package', async () => {
-      await run('npm', ['run', 'build', '--silent'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-      const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: root });
-      const [packed] = JSON.parse(stdout) as { filename: string }[];
-      assert.ok(packed, 'npm pack made a tarball');
-      return join(folder, packed.filename);
-    });
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'partner-portal', private: true }));
+    const tarball = await timed('build and pack the package', () => packInto(folder));
     // The install lines as written, with the packed file for consult-elements.
     const installs = commands.filter((c) => c.startsWith('npm install '));
     assert.equal(installs.length, 2, 'the recipe installs the packages and the types');
@@ -153,11 +132,8 @@ describe('the README’s Next.js App Router recipe, from the packed package in a
         const packages = install
           .split(/\s+/)
           .slice(2)
-          .map((p) => (p.startsWith('-') ? p : p === 'consult-elements' ? tarball : sameAsRepository(p)));
-        await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], {
-          cwd: folder,
-          maxBuffer: 64 * 1024 * 1024,
-        });
+          .map((p) => (p.startsWith('-') || p === 'consult-elements' ? p : sameAsRepository(p)));
+        await installPacked(folder, tarball, packages);
       }
     });
     await run(

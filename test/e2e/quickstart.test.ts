@@ -8,34 +8,21 @@
  * (`skipLibCheck: false`) type-checks against the packed entries.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import ts from 'typescript';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
-
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../', import.meta.url));
+import { installPacked, packInto, readmeSection, root, run } from './support/packed-package.js';
 
 /** The README's quickstart: its shell block, and the address it tells the member to open. */
 function readQuickstart(): { commands: string[]; signInPath: string } {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Quickstart'));
-  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  assert.ok(block, 'the README has a Quickstart with a shell block');
-  // One command per line; a line ending in a backslash goes on.
-  const commands = block
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((line) => line.replace(/\s+#.*$/, '').trim())
-    .filter(Boolean);
+  const { section, commands } = readmeSection('## Quickstart');
   const signInPath = /http:\/\/127\.0\.0\.1:8080(\/dev\/sign-in\?member=\w+)/.exec(section)?.[1];
   assert.ok(signInPath, 'the Quickstart says where to sign in');
   return { commands, signInPath };
@@ -97,28 +84,13 @@ describe('the README’s quickstart, from the packed package in a fresh folder',
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'consult-quickstart-'));
     // The package as npm publishes it: built, then packed.
-    await run('npm', ['run', 'build', '--silent'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: root });
-    const [packed] = JSON.parse(stdout) as { filename: string }[];
-    assert.ok(packed, 'npm pack made a tarball');
-    const tarball = join(folder, packed.filename);
+    const tarball = await packInto(folder);
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'partner-portal', private: true }));
 
     const [install, copy] = commands;
     assert.match(install ?? '', /^npm install consult-elements /, 'first, the install line');
     // The install line as written, with the packed file in place of the registry's consult-elements.
-    const packages = (install as string).split(/\s+/).slice(2);
-    await run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        ...packages.map((p) => (p === 'consult-elements' ? tarball : p)),
-      ],
-      { cwd: folder, maxBuffer: 64 * 1024 * 1024 },
-    );
+    await installPacked(folder, tarball, (install as string).split(/\s+/).slice(2));
     assert.match(copy ?? '', /^cp node_modules\/consult-elements\/examples\//);
     await run('sh', ['-c', copy as string], { cwd: folder });
   });
