@@ -4,12 +4,9 @@
  * and sandbox on loopback, and pages of the caller's own. The member is always signed in.
  */
 import type { Hono } from 'hono';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'vite';
-import { buildClassic } from './build-classic.js';
+import { browserBuild } from './test-build.js';
 import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
 import { startSandboxServer, type SandboxServer } from '../src/sandbox/node.js';
 
@@ -26,7 +23,7 @@ export interface ScriptTagPortalOptions {
   member?: string;
   /** Headers sent with every page, for example a `content-security-policy`. */
   pageHeaders?: Record<string, string>;
-  /** Builds the classic scripts too (`consult-elements.classic.js` and its languages). */
+  /** Serves the classic scripts too (`consult-elements.classic.js` and its languages). */
   classic?: boolean;
   /** Each browser file is answered this much later, like a far-away server: round trips show. */
   assetDelayMs?: number;
@@ -35,7 +32,7 @@ export interface ScriptTagPortalOptions {
 }
 
 /**
- * Builds the browser files and serves them with `pages`: path to HTML, or to a function that makes
+ * Serves the browser files (built once for all the tests, scripts/test-build.ts) with `pages`: path to HTML, or to a function that makes
  * the HTML at each request (for pages that name records made after the portal started). A path
  * ending in `.js` is served as a script.
  */
@@ -49,15 +46,14 @@ export async function startScriptTagPortal(
     basePath = '/consult',
   }: ScriptTagPortalOptions = {},
 ): Promise<ScriptTagPortal> {
-  const outDir = mkdtempSync(join(tmpdir(), 'consult-portal-'));
-  await build({ configFile: 'vite.config.ts', logLevel: 'silent', build: { outDir, sourcemap: false } });
-  if (classic) await buildClassic(outDir);
+  const { folder: outDir } = await browserBuild();
   const sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
   const serve = (app: Hono) => {
     // The built files, as any static host serves them.
     app.get('/assets/*', async (c) => {
       const file = c.req.path.slice('/assets/'.length);
       if (!/^[\w.-]+(\/[\w.-]+)*\.js$/.test(file) || file.includes('..')) return c.notFound();
+      if (!classic && file.includes('.classic.')) return c.notFound();
       const body = await readFile(join(outDir, file)).catch(() => undefined);
       if (assetDelayMs) await new Promise((resolve) => setTimeout(resolve, assetDelayMs));
       return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
@@ -86,7 +82,6 @@ export async function startScriptTagPortal(
     close: async () => {
       await proxy.close();
       await sandbox.close();
-      rmSync(outDir, { recursive: true, force: true });
     },
   };
 }

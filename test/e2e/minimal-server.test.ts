@@ -8,19 +8,18 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { serializeSigned } from 'hono/utils/cookie';
 import { chromium, type Browser } from 'playwright-core';
-import { build } from 'vite';
 import { STRICT_CSP } from '../../demo/server.js';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+import { browserBuild } from '../../scripts/test-build.js';
 import { startSandboxServer, type SandboxServer } from '../../src/sandbox/node.js';
 import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
 
@@ -106,12 +105,7 @@ describe('the README’s minimal server', () => {
 
   before(async () => {
     sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
-    assets = mkdtempSync(join(tmpdir(), 'consult-assets-'));
-    await build({
-      configFile: 'vite.config.ts',
-      logLevel: 'silent',
-      build: { outDir: assets, sourcemap: false },
-    });
+    assets = (await browserBuild()).folder;
     example = await startExample(environment());
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
@@ -120,7 +114,6 @@ describe('the README’s minimal server', () => {
     await browser?.close();
     example?.child.kill();
     await sandbox?.close();
-    if (assets) rmSync(assets, { recursive: true, force: true });
   });
 
   it('is in the README word for word', () => {
@@ -281,7 +274,8 @@ describe('the README’s minimal server', () => {
   });
 
   it('signs in at the development address only when it is opened on this site, not from another', async () => {
-    // Vite's build in this process set NODE_ENV=production, which the example inherits otherwise.
+    // A Vite build in this process (when it is the one that builds the browser files) sets
+    // NODE_ENV=production, which the example inherits otherwise.
     const dev = await startExample({ ...environment(), PORTAL_DEV_SIGN_IN: '1', NODE_ENV: 'development' });
     try {
       const fromElsewhere = await fetch(`${dev.url}/dev/sign-in?member=alex`, {

@@ -1,17 +1,15 @@
 /**
  * Weight budgets for what a partner's members download (gzip -9): the script-tag entry, what an
- * English page with every element and one answer loads, and each language's strings. Builds the
- * browser files with the project's own Vite config into a temporary folder and prints every file.
+ * English page with every element and one answer loads, and each language's strings. Reads the
+ * browser files as the project's own Vite config builds them (built once for all the tests,
+ * scripts/test-build.ts) and prints every file.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
-import { build, type Rollup } from 'vite';
-import { buildClassic } from '../../scripts/build-classic.js';
+import { browserBuild, type BuiltChunk } from '../../scripts/test-build.js';
 import { ELEMENTS } from '../../src/define.js';
 
 const KiB = 1024;
@@ -21,7 +19,7 @@ const KiB = 1024;
  */
 const BUDGET = { entry: 20 * KiB, englishPage: 77.0 * KiB, language: 4 * KiB, classic: 76.8 * KiB };
 
-type Chunk = Rollup.OutputChunk;
+type Chunk = BuiltChunk & { code: string };
 
 /** The elements of a page where members ask, read and chat. */
 const MESSAGING = ['consult-session', 'consult-form', 'case-history', 'consult-thread', 'navigator-chat'];
@@ -50,24 +48,17 @@ const total = (names: Iterable<string>) => [...names].reduce((sum, name) => sum 
 
 describe('the browser files stay within their weight budgets', () => {
   before(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'consult-budget-'));
-    const result = await build({
-      configFile: 'vite.config.ts',
-      logLevel: 'silent',
-      build: { outDir, sourcemap: false },
-    });
-    const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
+    const built = await browserBuild();
+    outDir = built.folder;
     chunks = new Map();
-    for (const item of outputs.flatMap((output) => output.output)) {
-      if (item.type !== 'chunk') continue;
-      chunks.set(item.fileName, { ...item, gzip: gzipSync(item.code, { level: 9 }).byteLength });
+    for (const chunk of built.chunks) {
+      const code = readFileSync(join(outDir, chunk.fileName), 'utf8');
+      chunks.set(chunk.fileName, { ...chunk, code, gzip: gzipSync(code, { level: 9 }).byteLength });
     }
     for (const chunk of [...chunks.values()].sort((a, b) => b.gzip - a.gzip)) {
       console.log(`# ${chunk.fileName.padEnd(48)} ${kib(chunk.gzip).padStart(9)} gzip`);
     }
   });
-
-  after(() => rmSync(outDir, { recursive: true, force: true }));
 
   it(`the script-tag entry is at most ${kib(BUDGET.entry)}`, () => {
     const entry = chunks.get('consult-elements.js');
@@ -145,7 +136,6 @@ describe('the browser files stay within their weight budgets', () => {
    * elements' own code.
    */
   it(`the classic script is one file with no import(), at most ${kib(BUDGET.classic)} in English`, async () => {
-    await buildClassic(outDir);
     const classic = readFileSync(join(outDir, 'consult-elements.classic.js'), 'utf8');
     assert.doesNotMatch(classic, /\bimport\s*\(/, 'no dynamic import');
     assert.doesNotMatch(classic, /^\s*(?:import|export)\s/m, 'a classic script, not a module');

@@ -9,18 +9,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { copyPackedPackage, packedPackage } from '../../../scripts/test-build.js';
 
 export const run = promisify(execFile);
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Builds the package, packs it into `folder`, and makes `folder` a partner's empty project; answers the tarball. */
+/**
+ * Copies the package, built and packed (once for all the tests, scripts/test-build.ts), into
+ * `folder`, and makes `folder` a partner's empty project; answers the tarball.
+ */
 export async function packInto(folder: string): Promise<string> {
-  await run('npm', ['run', 'build', '--silent'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: root });
-  const [packed] = JSON.parse(stdout) as { filename: string }[];
-  assert.ok(packed, 'npm pack made a tarball');
+  const tarball = copyPackedPackage(await packedPackage(), folder);
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'partner-portal', private: true }));
-  return join(folder, packed.filename);
+  return tarball;
 }
 
 /** `npm install` in `folder`, with `tarball` in place of consult-elements. */

@@ -1,0 +1,154 @@
+/**
+ * `npm test`: every check, the independent ones at the same time, in two lanes that keep two
+ * cores busy while tests wait on servers, browsers and timers:
+ * - the test builds (scripts/test-build.ts: the browser files, the packed package), then the
+ *   end-to-end tests, the Next.js one (the longest) first;
+ * - the typecheck, the lint, the Node tests, then the browser tests.
+ * Each stage's output is printed whole when it ends, and a summary closes with each stage's time
+ * and counts. Any failing stage fails the run. `npm test -- node e2e` runs only the stages named
+ * (the build first when e2e is one of them).
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface Stage {
+  name: string;
+  /** The command it runs, from the repository's root. */
+  command: () => string[];
+}
+
+interface Outcome {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  counts: string;
+}
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const testFiles = (folder: string) =>
+  readdirSync(join(root, folder))
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => `${folder}/${name}`);
+/** How many test files of a stage run at once: they mostly wait on servers, browsers and timers. */
+const FILES_AT_ONCE = Number(process.env['CONSULT_TEST_CONCURRENCY'] ?? 3);
+const nodeTest = (files: string[]) => [
+  process.execPath,
+  '--import',
+  'tsx',
+  '--test',
+  `--test-concurrency=${FILES_AT_ONCE}`,
+  '--test-reporter=spec',
+  ...files,
+];
+
+const LANES: Stage[][] = [
+  [
+    { name: 'build', command: () => [process.execPath, '--import', 'tsx', 'scripts/test-build.ts'] },
+    {
+      name: 'e2e',
+      // The Next.js test (next build, then next start) is the longest: it starts first.
+      command: () => {
+        const files = testFiles('test/e2e');
+        const longest = files.filter((file) => file.endsWith('/nextjs.test.ts'));
+        return nodeTest([...longest, ...files.filter((file) => !longest.includes(file))]);
+      },
+    },
+  ],
+  [
+    { name: 'typecheck', command: () => ['npm', 'run', '--silent', 'typecheck'] },
+    { name: 'lint', command: () => ['npm', 'run', '--silent', 'lint'] },
+    { name: 'node', command: () => nodeTest(testFiles('test/node')) },
+    { name: 'browser', command: () => [bin('web-test-runner')] },
+  ],
+];
+
+/** The pass and fail counts in a stage's output: node --test's closing lines, or Web Test Runner's. */
+function countsIn(output: string): string {
+  // eslint-disable-next-line no-control-regex -- the escape that starts a colour
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const nodeCount = (word: string) =>
+    [...plain.matchAll(new RegExp(`^(?:ℹ|#) ${word} (\\d+)$`, 'gm'))].at(-1)?.[1];
+  const pass = nodeCount('pass');
+  if (pass !== undefined) return `${pass} passed, ${nodeCount('fail') ?? '0'} failed`;
+  const browser = /(\d+) passed, (\d+) failed/.exec(plain);
+  if (browser) return `${browser[1]} passed, ${browser[2]} failed`;
+  return '';
+}
+
+const started = performance.now();
+const since = (from: number) => (performance.now() - from) / 1000;
+const stamp = () => `[${since(started).toFixed(0).padStart(4)} s]`;
+
+function runStage(stage: Stage): Promise<Outcome> {
+  const begun = performance.now();
+  const [command = '', ...args] = stage.command();
+  console.log(`${stamp()} ${stage.name}: started`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: process.env['FORCE_COLOR'] ?? '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('close', (code) => {
+      const outcome = { name: stage.name, ok: code === 0, seconds: since(begun), counts: countsIn(output) };
+      const rule = '─'.repeat(Math.max(4, 72 - stage.name.length));
+      console.log(`\n── ${stage.name} ${rule}\n${output.trimEnd()}`);
+      console.log(
+        `${stamp()} ${stage.name}: ${outcome.ok ? 'passed' : `FAILED (exit ${code})`} in ${outcome.seconds.toFixed(1)} s\n`,
+      );
+      resolve(outcome);
+    });
+  });
+}
+
+/** Runs a lane's stages one after another; a failed build skips what needs it. */
+async function runLane(stages: Stage[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const stage of stages) {
+    const failedBuild = outcomes.find((outcome) => outcome.name === 'build' && !outcome.ok);
+    if (failedBuild) {
+      outcomes.push({ name: stage.name, ok: false, seconds: 0, counts: 'not run: the build failed' });
+      continue;
+    }
+    outcomes.push(await runStage(stage));
+  }
+  return outcomes;
+}
+
+const only = process.argv.slice(2);
+const lanes = LANES.map((lane) =>
+  lane.filter(
+    (stage) =>
+      only.length === 0 || only.includes(stage.name) || (stage.name === 'build' && only.includes('e2e')),
+  ),
+).filter((lane) => lane.length > 0);
+const unknown = only.filter((name) => !LANES.flat().some((stage) => stage.name === name));
+if (unknown.length) {
+  console.error(
+    `unknown stage ${unknown.join(', ')}; the stages are ${LANES.flat()
+      .map((s) => s.name)
+      .join(', ')}`,
+  );
+  process.exit(2);
+}
+
+const outcomes = (await Promise.all(lanes.map(runLane))).flat();
+const total = since(started);
+console.log('── summary ' + '─'.repeat(64));
+for (const { name, ok, seconds, counts } of outcomes) {
+  console.log(
+    `  ${name.padEnd(10)} ${(ok ? 'ok' : 'FAILED').padEnd(7)} ${seconds.toFixed(1).padStart(6)} s  ${counts}`,
+  );
+}
+const failed = outcomes.filter((outcome) => !outcome.ok);
+console.log(
+  `  ${'total'.padEnd(10)} ${(failed.length ? 'FAILED' : 'ok').padEnd(7)} ${total.toFixed(1).padStart(6)} s`,
+);
+process.exitCode = failed.length ? 1 : 0;
