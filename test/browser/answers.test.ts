@@ -3,7 +3,7 @@
  * links show where they go, bidirectional controls cannot disguise a file, and long content never
  * makes the page scroll sideways on a phone.
  */
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { ConsultationView } from '../../src/client/browser-types.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
@@ -64,13 +64,20 @@ describe('answers as members read them', () => {
 
   it('leaves an image out, loads nothing, and says so with its alt text', async () => {
     const requested: string[] = [];
+    // An image asked for after the answer is in the page: once it is seen, so would the answer's be.
+    const later = `/later-image-${Date.now()}.png`;
+    let laterSeen = false;
     const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (entry.name.includes('pixel.png')) requested.push(entry.name);
+      for (const entry of list.getEntries()) {
+        if (entry.name.includes('pixel.png')) requested.push(entry.name);
+        if (entry.name.endsWith(later)) laterSeen = true;
+      }
     });
     observer.observe({ type: 'resource', buffered: true });
     const holder = await rendered('See ![rash on the forearm](https://images.example.org/pixel.png).');
     document.body.append(holder);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    new Image().src = later;
+    await waitUntil(() => laterSeen, 'a later image request is seen', { timeout: 5000 });
     observer.disconnect();
     holder.remove();
     expect(holder.querySelector('img')).to.equal(null);

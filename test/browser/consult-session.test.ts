@@ -3,6 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
+import type { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
@@ -81,7 +82,12 @@ describe('<consult-session>', () => {
         body: JSON.stringify({ answer: 'Yes, in winter.' }),
       });
       await waitUntil(() => said.length > 0, 'the answer is announced', { timeout: 5000 });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every view that could tell it has had it: the list and the session hear it first, the thread shows it.
+      const thread = history.shadowRoot!.querySelector<ConsultThread>('consult-thread')!;
+      await waitUntil(() => shadowText(thread).includes('Yes, in winter.'), 'the thread shows it', {
+        timeout: 5000,
+      });
+      await Promise.all([thread.updateComplete, history.updateComplete, session.updateComplete]);
       expect(said).to.have.length(1);
       expect(said[0]).to.match(/^.+, .+, answered your question$/);
       const record = session.manager.state.consultation('cns_demo_alex_vitamin')!;

@@ -394,11 +394,29 @@ describe('<consult-thread>', () => {
         }
         return backend.fetch(input, init);
       };
+      // The polls waiting or running: once there are none, the polling has stopped.
+      const polling = { waiting: new Set<unknown>(), running: 0 };
+      const pollTimer = {
+        set: (run: () => void, ms: number) => {
+          const handle = setTimeout(() => {
+            polling.waiting.delete(handle);
+            polling.running++;
+            void Promise.resolve(run() as unknown).finally(() => polling.running--);
+          }, ms);
+          polling.waiting.add(handle);
+          return handle;
+        },
+        clear: (handle: unknown) => {
+          polling.waiting.delete(handle);
+          clearTimeout(handle as ReturnType<typeof setTimeout>);
+        },
+      };
       const manager = new SessionManager({
         endpoint: backend.endpoint,
         fetch: noStream,
         signIn: backend.signInAs('alex'),
         poll: { firstMs: 100, maxMs: 400 },
+        pollTimer,
       });
       const user = await manager.ready();
       const created = await manager.client.createConsultation({
@@ -423,7 +441,9 @@ describe('<consult-thread>', () => {
       const polls = () =>
         backend.sandbox.requests.filter((r) => r.path.endsWith(created.consultationId)).length;
       const count = polls();
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      await waitUntil(() => polling.waiting.size === 0 && polling.running === 0, 'no poll waits or runs', {
+        timeout: 2000,
+      });
       expect(polls()).to.equal(count);
     });
   });

@@ -12,6 +12,28 @@ function trapDialogs(): { calls: string[]; restore(): void } {
   return { calls, restore: () => Object.assign(window, original) };
 }
 
+/**
+ * Gives what a payload could have left a chance to run: every image, frame and media element with
+ * a source in `roots` has loaded or failed (its load or error handler ran), then zero-delay timers set by
+ * those handlers fire.
+ */
+async function eventsHadTheirChance(roots: ParentNode[]): Promise<void> {
+  const loading = roots
+    .flatMap((root) => [
+      ...root.querySelectorAll(':is(img, input, iframe, frame, video, audio, embed)[src], object[data]'),
+    ])
+    .filter((element) => !(element instanceof HTMLImageElement && element.complete))
+    .map(
+      (element) =>
+        new Promise((resolve) => {
+          element.addEventListener('load', resolve, { once: true });
+          element.addEventListener('error', resolve, { once: true });
+        }),
+    );
+  await Promise.all(loading);
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setTimeout(resolve));
+}
+
 /** What must never be left in rendered output. */
 export function dangersIn(root: ParentNode): string[] {
   const found: string[] = [];
@@ -54,8 +76,7 @@ describe('the markdown renderer against XSS payloads (S11)', () => {
         const dangers = dangersIn(holder);
         if (dangers.length) problems.push(`${JSON.stringify(payload)} → ${dangers.join(', ')}`);
       }
-      // Give load and error events, animations and timers a chance to fire.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await eventsHadTheirChance([container]);
       expect(problems).to.deep.equal([]);
       expect(trap.calls).to.deep.equal([]);
       expect((window as { __xss?: number }).__xss).to.equal(0);
@@ -144,7 +165,9 @@ describe('<consult-thread> against XSS payloads (S11)', () => {
         if (!root.textContent!.includes(payload.trim().slice(0, 20)))
           problems.push(`${JSON.stringify(payload)} not shown as text`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await eventsHadTheirChance(
+        [...holder.querySelectorAll('consult-thread')].map((thread) => thread.shadowRoot!),
+      );
       expect(problems).to.deep.equal([]);
       expect(trap.calls).to.deep.equal([]);
       expect((window as { __xss?: number }).__xss).to.equal(0);
