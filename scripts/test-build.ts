@@ -15,6 +15,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -23,6 +24,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -189,15 +191,19 @@ export async function browserBuild(): Promise<BrowserBuild> {
  */
 export async function packedPackage(): Promise<string> {
   const folder = await once('packed', async (into) => {
-    const checkout = join(into, 'checkout');
+    // Outside node_modules: the bundler treats whatever is under a node_modules folder as a dependency.
+    const checkout = mkdtempSync(join(tmpdir(), 'consult-elements-pack-'));
     for (const file of inputFiles()) cpSync(file, join(checkout, relative(root, file)));
     symlinkSync(join(root, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-    await run('npm', ['run', 'build', '--silent'], { cwd: checkout, maxBuffer: 64 * 1024 * 1024 });
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', into], { cwd: checkout });
-    const [packed] = JSON.parse(stdout) as { filename: string }[];
-    if (!packed) throw new Error('npm pack made no tarball');
-    renameSync(join(into, packed.filename), join(into, 'consult-elements.tgz'));
-    rmSync(checkout, { recursive: true, force: true });
+    try {
+      await run('npm', ['run', 'build', '--silent'], { cwd: checkout, maxBuffer: 64 * 1024 * 1024 });
+      const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', into], { cwd: checkout });
+      const [packed] = JSON.parse(stdout) as { filename: string }[];
+      if (!packed) throw new Error('npm pack made no tarball');
+      renameSync(join(into, packed.filename), join(into, 'consult-elements.tgz'));
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+    }
   });
   return join(folder, 'consult-elements.tgz');
 }
