@@ -35,8 +35,12 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const cache = join(root, 'node_modules/.cache/consult-elements-tests');
 
 /** What the browser files and the package are made from; anything else leaves them as they are. */
-const INPUT_FOLDERS = ['src', 'scripts', 'examples'];
+const INPUT_FOLDERS = ['src', 'examples'];
 const INPUT_FILES = [
+  'scripts/build-classic.ts',
+  'scripts/chunk-graph.ts',
+  'scripts/minify-templates.ts',
+  'scripts/write-version.mjs',
   'package.json',
   'package-lock.json',
   'vite.config.ts',

@@ -4,9 +4,9 @@
  * - the test builds (scripts/test-build.ts: the browser files, the packed package), then the
  *   end-to-end tests, the Next.js one (the longest) first;
  * - the typecheck, the lint, the Node tests, then the browser tests.
- * Each stage's output is printed whole when it ends, and a summary closes with each stage's time
- * and counts. Any failing stage fails the run. `npm test -- node e2e` runs only the stages named
- * (the build first when e2e is one of them).
+ * Each stage's output is printed whole when it ends (as it comes when only one lane runs), and a
+ * summary closes with each stage's time and counts. Any failing stage fails the run.
+ * `npm test -- node e2e` runs only the stages named (the build first when e2e is one of them).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -83,6 +83,9 @@ const started = performance.now();
 const since = (from: number) => (performance.now() - from) / 1000;
 const stamp = () => `[${since(started).toFixed(0).padStart(4)} s]`;
 
+/** Whether stage output goes straight through (one lane runs: nothing to interleave with). */
+let live = false;
+
 function runStage(stage: Stage): Promise<Outcome> {
   const begun = performance.now();
   const [command = '', ...args] = stage.command();
@@ -94,12 +97,16 @@ function runStage(stage: Stage): Promise<Outcome> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (live) process.stdout.write(chunk);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
     child.once('close', (code) => {
       const outcome = { name: stage.name, ok: code === 0, seconds: since(begun), counts: countsIn(output) };
       const rule = '─'.repeat(Math.max(4, 72 - stage.name.length));
-      console.log(`\n── ${stage.name} ${rule}\n${output.trimEnd()}`);
+      if (!live) console.log(`\n── ${stage.name} ${rule}\n${output.trimEnd()}`);
       console.log(
         `${stamp()} ${stage.name}: ${outcome.ok ? 'passed' : `FAILED (exit ${code})`} in ${outcome.seconds.toFixed(1)} s\n`,
       );
@@ -139,6 +146,7 @@ if (unknown.length) {
   process.exit(2);
 }
 
+live = lanes.length === 1;
 const outcomes = (await Promise.all(lanes.map(runLane))).flat();
 const total = since(started);
 console.log('── summary ' + '─'.repeat(64));

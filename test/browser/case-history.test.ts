@@ -7,12 +7,11 @@ import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { announced, inSession, shadowText, withFailures } from './support/backend.js';
+import { $, hasFocus, pressTryAgain, sandboxPost } from './support/elements.js';
 
 CaseHistory.define('case-history');
 ConsultThread.define('consult-thread');
 
-const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
-  element.shadowRoot!.querySelector<T>(selector);
 const rows = (element: CaseHistory) => [
   ...element.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=item]'),
 ];
@@ -27,13 +26,6 @@ const ALEX_NEWEST_FIRST = [
   'cns_demo_alex_sleep',
 ];
 
-const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) =>
-  backend.sandbox.fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-
 const firstQuestion = (backend: DemoBackend, id: string) =>
   backend.sandbox.state.consultations.get(id)!.questions[0]!.question;
 
@@ -47,16 +39,6 @@ async function failingHistory() {
   session.append(element);
   await waitUntil(() => $(element, '[role=alert] button'), 'the error shows', { timeout: 15000 });
   return { ...fixtureResult, element, fail: broken.fail };
-}
-
-/** Whether `target` has focus in the element; a boolean keeps a failure's report small (no DOM diff). */
-const hasFocus = (element: Element, target: Element | null | undefined) =>
-  Boolean(target) && element.shadowRoot!.activeElement === target;
-
-/** Presses the notice's "Try again" from the keyboard, as a member does. */
-async function pressTryAgain(element: Element): Promise<void> {
-  $<HTMLButtonElement>(element, '[role=alert] button')!.focus();
-  await sendKeys({ press: 'Enter' });
 }
 
 /** A session whose history has `count` consultations, answered by a scripted `fetch`. */

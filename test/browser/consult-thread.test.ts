@@ -5,17 +5,12 @@ import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
-import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { announced, inSession, shadowText, withFailures } from './support/backend.js';
+import { $, $$, hasFocus, pressTryAgain, sandboxPost } from './support/elements.js';
 
 ConsultThread.define('consult-thread');
 ConsultForm.define('consult-form');
-
-const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
-  element.shadowRoot!.querySelector<T>(selector);
-const $$ = (element: Element, selector: string) => [
-  ...element.shadowRoot!.querySelectorAll<HTMLElement>(selector),
-];
 
 /** Waits until the thread shows its questions, and every answer has been rendered from markdown. */
 async function loaded(element: ConsultThread): Promise<void> {
@@ -34,13 +29,6 @@ async function askFollowUp(element: ConsultThread, text: string): Promise<void> 
   $<HTMLButtonElement>(element, '[part=submit-button]')!.click();
 }
 
-const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) =>
-  backend.sandbox.fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-
 /** A signed-in session whose service fails every request, with a thread for alex's bp case added once it does. */
 async function failingThread() {
   const broken = withFailures(createDemoBackend());
@@ -53,16 +41,6 @@ async function failingThread() {
   await waitUntil(() => $(element, '[role=alert] button'), 'the error shows', { timeout: 15000 });
   return { ...fixtureResult, element, fail: broken.fail };
 }
-
-/** Presses the notice's "Try again" from the keyboard, as a member does. */
-async function pressTryAgain(element: Element): Promise<void> {
-  $<HTMLButtonElement>(element, '[role=alert] button')!.focus();
-  await sendKeys({ press: 'Enter' });
-}
-
-/** Whether `target` has focus in the element; a boolean keeps a failure's report small (no DOM diff). */
-const hasFocus = (element: Element, target: Element | null | undefined) =>
-  Boolean(target) && element.shadowRoot!.activeElement === target;
 
 /** A thread inside a signed-in session, for a consultation created now with `questions`. */
 async function newThread(questions: string[]) {

@@ -14,15 +14,13 @@ import { ConsultElement } from '../../src/elements/shared/consult-element.js';
 import { formatters, registerTranslation } from '../../src/elements/shared/localize.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText } from './support/backend.js';
+import { $ } from './support/elements.js';
 
 ConsultSession.define('consult-session');
 CaseHistory.define('case-history');
 ConsultThread.define('consult-thread');
 ConsultForm.define('consult-form');
 NavigatorChat.define('navigator-chat');
-
-const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
-  element.shadowRoot!.querySelector<T>(selector);
 
 /** A resolved consultation, to render a thread without a session. */
 const consultation = {

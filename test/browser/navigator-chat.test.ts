@@ -8,6 +8,7 @@ import { preloadMarkdown } from '../../src/elements/shared/markdown.js';
 import { SessionManager, type SessionGrant } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText, upstreamCalls } from './support/backend.js';
+import { hasFocus } from './support/elements.js';
 
 NavigatorChat.define('navigator-chat');
 
@@ -57,10 +58,6 @@ async function ask(element: NavigatorChat, text: string): Promise<Element> {
 async function faults(backend: DemoBackend, body: Record<string, number>): Promise<void> {
   await backend.sandbox.fetch('/_sandbox/faults', { method: 'POST', body: JSON.stringify(body) });
 }
-
-/** Whether `target` has focus in the element; a boolean keeps a failure's report small (no DOM diff). */
-const hasFocus = (element: Element, target: Element | null | undefined) =>
-  Boolean(target) && element.shadowRoot!.activeElement === target;
 
 /** A chat whose session fails to sign in `failures` times, then signs alex in. */
 async function chatSigningInAfter(failures: number) {

@@ -10,6 +10,7 @@ import type { Survey } from '../../src/elements/prescription-request/survey.js';
 import type { PrescriptionSubmittedEvent } from '../../src/elements/shared/events.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { announced, inSession, shadowText, upstreamCalls, withFailures } from './support/backend.js';
+import { $, $$ } from './support/elements.js';
 
 PrescriptionRequest.define('prescription-request');
 
@@ -54,11 +55,6 @@ const SURVEY: Survey = {
 };
 
 const PRESCRIPTION = /\/prescription$/;
-const $ = <T extends Element = HTMLElement>(element: Element, selector: string) =>
-  element.shadowRoot!.querySelector<T>(selector);
-const $$ = (element: Element, selector: string) => [
-  ...element.shadowRoot!.querySelectorAll<HTMLElement>(selector),
-];
 const choice = (element: Element, text: string) =>
   $$(element, 'label.choice')
     .find((label) => label.textContent!.trim() === text)!
