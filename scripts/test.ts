@@ -74,7 +74,8 @@ function countsIn(output: string): string {
     [...plain.matchAll(new RegExp(`^(?:ℹ|#) ${word} (\\d+)$`, 'gm'))].at(-1)?.[1];
   const pass = nodeCount('pass');
   if (pass !== undefined) return `${pass} passed, ${nodeCount('fail') ?? '0'} failed`;
-  const browser = /(\d+) passed, (\d+) failed/.exec(plain);
+  // Web Test Runner repeats its progress line: the last one counts.
+  const browser = [...plain.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
   if (browser) return `${browser[1]} passed, ${browser[2]} failed`;
   return '';
 }
