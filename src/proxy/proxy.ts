@@ -201,11 +201,11 @@ export function installProxy(
     // mistake, answered as such, and not an error of ours to page anyone about.
     if (isBodyAborted(error)) {
       return problem(
-        new ProblemError(400, 'invalid_body', 'Invalid request', 'The request body could not be read.'),
+        ProblemError.badRequest({ code: 'invalid_body', detail: 'The request body could not be read.' }),
       );
     }
     core.log({ level: 'error', message: 'unexpected error', code: error.name });
-    return problem(new ProblemError(500, 'internal_error', 'Internal error', 'Something went wrong.'));
+    return problem(ProblemError.internal('Something went wrong.'));
   });
 
   app.use(requestLog(core));
@@ -262,7 +262,7 @@ export function installProxy(
   });
   // HEAD would run every GET route (and open event streams) with nothing to show for it (S4).
   app.use(async (c, next) => {
-    if (c.req.method === 'HEAD') throw new ProblemError(404, 'not_found', 'Not found', 'No such route.');
+    if (c.req.method === 'HEAD') throw ProblemError.notFound('No such route.');
     await next();
   });
   // A load balancer's health checks are never rate limited.
@@ -295,7 +295,7 @@ export function installProxy(
   app.route('/', memberRoutes(core));
   // Everything else does not exist for browsers (S4): no upstream call is made.
   app.all('*', () => {
-    throw new ProblemError(404, 'not_found', 'Not found', 'No such route.');
+    throw ProblemError.notFound('No such route.');
   });
 
   if (!options.clientAddress) {

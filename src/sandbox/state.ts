@@ -22,7 +22,7 @@ import {
 } from '../client/types.js';
 import type { SandboxClock } from './clock.js';
 import { navigatorGreeting, navigatorRespond, type NavigatorResponse } from './navigator.js';
-import { notFound, ProblemError } from '../server/problems.js';
+import { ProblemError, unknownId } from '../server/problems.js';
 import { answerFor, professionalFor } from './professionals.js';
 import {
   newWebhookSecret,
@@ -100,12 +100,10 @@ export class SandboxState {
 
   createUser(body: CreateUserRequest, partnerName = this.partnerName): User {
     if (body.uniqueId !== undefined && this.findUsers({ uniqueId: body.uniqueId }).length > 0) {
-      throw new ProblemError(
-        409,
-        'unique_id_taken',
-        'Conflict',
-        `A user with uniqueId "${body.uniqueId}" exists.`,
-      );
+      throw ProblemError.conflict({
+        code: 'unique_id_taken',
+        detail: `A user with uniqueId "${body.uniqueId}" exists.`,
+      });
     }
     const physicianCountry = body.physicianCountry ?? 'GB';
     const user: StoredUser = {
@@ -152,7 +150,7 @@ export class SandboxState {
 
   #user(userId: string): StoredUser {
     const user = this.users.get(userId);
-    if (!user) throw notFound('user', userId);
+    if (!user) throw unknownId('user', userId);
     return user;
   }
 
@@ -164,13 +162,10 @@ export class SandboxState {
     const start = body.subscriptionStartDate ? Date.parse(body.subscriptionStartDate) : now;
     const end = body.subscriptionEndDate ? Date.parse(body.subscriptionEndDate) : start + 365 * DAY_MS;
     if (end <= start) {
-      throw new ProblemError(
-        400,
-        'invalid_request',
-        'Invalid request',
-        'subscriptionEndDate must be after the start.',
-        [{ field: 'subscriptionEndDate', message: 'must be after the start of the subscription' }],
-      );
+      throw ProblemError.badRequest({
+        detail: 'subscriptionEndDate must be after the start.',
+        errors: [{ field: 'subscriptionEndDate', message: 'must be after the start of the subscription' }],
+      });
     }
     // A subscription that follows an expired one renews it (docs/architecture.md 3).
     const previous = this.#subscriptionsOf(userId).at(0);
@@ -238,14 +233,14 @@ export class SandboxState {
   #subscription(userId: string, subscriptionId: string): StoredSubscription {
     this.#user(userId);
     const subscription = this.subscriptions.get(subscriptionId);
-    if (!subscription || subscription.userId !== userId) throw notFound('subscription', subscriptionId);
+    if (!subscription || subscription.userId !== userId) throw unknownId('subscription', subscriptionId);
     return subscription;
   }
 
   /** Sandbox control: the subscription ends now, canceled (with `canceledAt`) or run out. */
   endSubscription(subscriptionId: string, how: 'cancel' | 'expire'): Subscription {
     const subscription = this.subscriptions.get(subscriptionId);
-    if (!subscription) throw notFound('subscription', subscriptionId);
+    if (!subscription) throw unknownId('subscription', subscriptionId);
     const now = this.clock.now();
     if (how === 'cancel') subscription.canceledAt = this.clock.nowIso();
     // Ended a moment ago, so it is no longer active now.
@@ -286,12 +281,11 @@ export class SandboxState {
     const consultation = this.consultation(consultationId);
     this.#assertNotFinal(consultation);
     if (consultation.questions.length >= MAX_QUESTIONS_PER_CONSULTATION) {
-      throw new ProblemError(
-        409,
-        'question_limit_reached',
-        'Question limit reached',
-        `A consultation holds at most ${MAX_QUESTIONS_PER_CONSULTATION} questions.`,
-      );
+      throw ProblemError.conflict({
+        code: 'question_limit_reached',
+        title: 'Question limit reached',
+        detail: `A consultation holds at most ${MAX_QUESTIONS_PER_CONSULTATION} questions.`,
+      });
     }
     consultation.questions.push({ question });
     // A follow-up on a resolved case reopens it; on open or claimed the status stays.
@@ -311,12 +305,10 @@ export class SandboxState {
   claim(consultationId: string, professional?: Professional): Consultation {
     const consultation = this.consultation(consultationId);
     if (consultation.status !== 'open') {
-      throw new ProblemError(
-        409,
-        'invalid_transition',
-        'Conflict',
-        `Only an open consultation can be claimed; this one is ${consultation.status}.`,
-      );
+      throw ProblemError.conflict({
+        code: 'invalid_transition',
+        detail: `Only an open consultation can be claimed; this one is ${consultation.status}.`,
+      });
     }
     this.#claim(consultation, professional);
     return this.presentConsultation(consultation);
@@ -328,12 +320,10 @@ export class SandboxState {
     this.#assertNotFinal(consultation);
     const unanswered = consultation.questions.filter((q) => q.answer === undefined);
     if (unanswered.length === 0) {
-      throw new ProblemError(
-        409,
-        'nothing_to_answer',
-        'Conflict',
-        'Every question of this consultation is answered.',
-      );
+      throw ProblemError.conflict({
+        code: 'nothing_to_answer',
+        detail: 'Every question of this consultation is answered.',
+      });
     }
     if (consultation.status === 'open') this.#claim(consultation, professional);
     const answeredBy =
@@ -358,7 +348,7 @@ export class SandboxState {
 
   consultation(consultationId: string): StoredConsultation {
     const consultation = this.consultations.get(consultationId);
-    if (!consultation) throw notFound('consultation', consultationId);
+    if (!consultation) throw unknownId('consultation', consultationId);
     return consultation;
   }
 
@@ -394,12 +384,11 @@ export class SandboxState {
 
   #assertNotFinal(consultation: StoredConsultation): void {
     if (consultation.status === 'canceled' || consultation.status === 'closed') {
-      throw new ProblemError(
-        409,
-        'consultation_closed',
-        'Consultation closed',
-        `This consultation is ${consultation.status}; it takes no more questions.`,
-      );
+      throw ProblemError.conflict({
+        code: 'consultation_closed',
+        title: 'Consultation closed',
+        detail: `This consultation is ${consultation.status}; it takes no more questions.`,
+      });
     }
   }
 
@@ -407,15 +396,16 @@ export class SandboxState {
   #assertMayConsult(userId: string): void {
     const user = this.#user(userId);
     if (user.userStatus && user.userStatus !== 'activeUser') {
-      throw new ProblemError(403, 'user_inactive', 'Forbidden', `The user's account is ${user.userStatus}.`);
+      throw ProblemError.forbidden({
+        code: 'user_inactive',
+        detail: `The user's account is ${user.userStatus}.`,
+      });
     }
     if (!this.hasActiveSubscription(userId)) {
-      throw new ProblemError(
-        403,
-        'subscription_required',
-        'Forbidden',
-        'The user has no active subscription.',
-      );
+      throw ProblemError.forbidden({
+        code: 'subscription_required',
+        detail: 'The user has no active subscription.',
+      });
     }
   }
 
@@ -442,7 +432,7 @@ export class SandboxState {
   }
 
   deleteWebhook(webhookId: string): void {
-    if (!this.webhooks.delete(webhookId)) throw notFound('webhook', webhookId);
+    if (!this.webhooks.delete(webhookId)) throw unknownId('webhook', webhookId);
   }
 
   // Health navigator (operations 18–19).
@@ -464,7 +454,7 @@ export class SandboxState {
 
   sendMessage(conversationId: string, text: string): NavigatorReply {
     const conversation = this.conversations.get(conversationId);
-    if (!conversation) throw notFound('conversation', conversationId);
+    if (!conversation) throw unknownId('conversation', conversationId);
     const createdAt = this.clock.nowIso();
     // The navigator answers in the member's language.
     const reply =
