@@ -3,7 +3,7 @@ import type { AccessToken } from '../../client/types.js';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import { ProblemError } from '../../server/problems.js';
 import { CreateAccessTokenBody } from '../../server/schemas.js';
-import { newId } from '../state.js';
+import { newId } from '../ids.js';
 import { readBody } from '../../server/validation.js';
 
 /** Operation 1: an access token for an API key. */
