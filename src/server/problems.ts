@@ -14,7 +14,6 @@ export interface ProblemOptions {
   errors?: FieldError[];
   /** Headers the answer carries besides the content type (`retry-after`, `www-authenticate`). */
   headers?: Record<string, string>;
-  cause?: unknown;
 }
 
 /** The options of a named problem, whose status and title are known (a title may still be given). */
@@ -36,8 +35,8 @@ export class ProblemError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(status: ContentfulStatusCode, options: ProblemOptions) {
-    const { code, title, detail, errors, headers = {}, cause } = options;
-    super(detail ? `${title}: ${detail}` : title, cause === undefined ? undefined : { cause });
+    const { code, title, detail, errors, headers = {} } = options;
+    super(detail ? `${title}: ${detail}` : title);
     this.name = 'ProblemError';
     this.status = status;
     this.code = code;
