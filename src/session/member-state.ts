@@ -207,6 +207,7 @@ export class MemberState extends EventTarget {
     this.#connection = 'online';
     this.#pollDelay = this.#pollPace.firstMs;
     // Another member signing in wipes the previous member's marks; none are kept without a member.
+    this.#seen.flush();
     this.#seen = new SeenMarks(member?.id);
     this.#stopPolling();
     this.#changed();
