@@ -8,7 +8,8 @@
  *   (consultations by id, one read per change), `case-list.ts` (the list), `plan.ts` (whether they
  *   may ask), `prescriptions.ts`, `conversation.ts` (the navigator);
  * - `writes.ts`: keyed writes that wait out a lost connection (S14); `connection.ts`: whether the
- *   service answers; `delivery.ts`: live stream or polling; `seen-marks.ts`: unread answers.
+ *   service answers; `delivery.ts`: live stream or polling; `seen-marks.ts`: unread answers;
+ * - `placement.ts`: where a consultation shows and where a new question goes.
  *
  * Everything started for a member carries the member's scope (`signal`), which aborts when the
  * member changes or signs out; nothing that settles afterwards touches the state (S21).
@@ -22,6 +23,7 @@ import { ConnectionState, type Connection } from './connection.js';
 import { answeredCount } from './consultations.js';
 import type { Conversation } from './conversation.js';
 import { AnswerDelivery, type Delivery } from './delivery.js';
+import { Placement } from './placement.js';
 import { MemberData } from './member-data.js';
 import type { Eligibility, Plan } from './plan.js';
 import type { SentPrescription } from './prescriptions.js';
@@ -55,6 +57,9 @@ export class MemberState extends EventTarget {
   readonly #connection: ConnectionState;
   readonly #delivery: AnswerDelivery;
   #changeQueued = false;
+
+  /** Where a consultation shows and where a new question goes (see `placement.ts`); kept across members. */
+  readonly placement = new Placement();
 
   constructor(options: MemberStateOptions) {
     super();
@@ -151,14 +156,9 @@ export class MemberState extends EventTarget {
     this.#of.store.apply(record);
   }
 
-  /**
-   * Asks the page's list to show a consultation (a question just sent from a form): answers
-   * whether a view took it. Only a page without a list shows the thread where it was sent, so a
-   * consultation is live in one place.
-   */
+  /** Shows a consultation in the page's list (`placement.showConsultation`): answers whether a list took it. */
   requestOpen(consultationId: string, { focus = true }: { focus?: boolean } = {}): boolean {
-    const request = new CustomEvent('open', { cancelable: true, detail: { consultationId, focus } });
-    return !this.dispatchEvent(request);
+    return this.placement.showConsultation(consultationId, { focus });
   }
 
   /** The member's consultations that the state knows (the list, and any read or created since), newest first. */
