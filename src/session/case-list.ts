@@ -14,7 +14,7 @@ export interface CaseListOptions {
   signal: AbortSignal;
   call: ScopedCall;
   store: ConsultationStore;
-  seen: () => SeenMarks;
+  seen: SeenMarks;
   changed(): void;
   /** A read settled: polling may start or stop. */
   settled(): void;
@@ -58,7 +58,7 @@ export class CaseList {
         );
         for (const record of list) store.apply(record);
         this.#status = 'ready';
-        this.#options.seen().baseline(store.all);
+        this.#options.seen.baseline(store.all);
       } catch (error) {
         if (scope.aborted) throw error;
         // Unreachable: it stays loading, and is read again when the connection is back.

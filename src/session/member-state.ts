@@ -2,7 +2,7 @@
  * The member's state: one copy, owned by the session, of everything the elements show about the
  * signed-in member. Elements render from it and send writes through it; a write's result or a
  * re-read updates it once, and every element showing that data renders again. This class is the
- * one door; each job is a module of its own:
+ * one door; each job is a module of its own (see the modules for the details):
  *
  * - `member-data.ts`: what is held for one member, made new for the next: `consultation-store.ts`
  *   (consultations by id, one read per change), `case-list.ts` (the list), `plan.ts` (whether they
@@ -27,7 +27,7 @@ import { Placement } from './placement.js';
 import { MemberData } from './member-data.js';
 import type { Eligibility, Plan } from './plan.js';
 import type { SentPrescription } from './prescriptions.js';
-import { SeenMarks, type MessageTimes } from './seen-marks.js';
+import type { MessageTimes } from './seen-marks.js';
 import { noMember, systemTimer, type LoadStatus, type MemberClient, type Timer } from './state-basics.js';
 import * as writes from './writes.js';
 
@@ -52,7 +52,6 @@ export interface MemberStateOptions {
 export class MemberState extends EventTarget {
   #member?: MemberView;
   #scope = new AbortController();
-  #seen = new SeenMarks();
   #of: MemberData;
   readonly #connection: ConnectionState;
   readonly #delivery: AnswerDelivery;
@@ -115,9 +114,9 @@ export class MemberState extends EventTarget {
     this.#scope.abort(new DOMException('The member changed', 'AbortError'));
     this.#scope = new AbortController();
     this.#member = member;
-    // Another member signing in wipes the previous member's marks; none are kept without a member.
-    this.#seen.flush();
-    this.#seen = new SeenMarks(member?.id);
+    // Another member signing in wipes the previous member's marks (after a change still queued is
+    // written); none are kept without a member.
+    this.#of.seen.flush();
     this.#of = this.#partsFor(member?.id);
     this.#connection.reset();
     this.#delivery.reset();
@@ -127,7 +126,7 @@ export class MemberState extends EventTarget {
 
   /** Signed out: the member's seen-marks go too. */
   signOut(): void {
-    this.#seen.wipe();
+    this.#of.seen.wipe();
     this.setMember(undefined);
   }
 
@@ -156,7 +155,7 @@ export class MemberState extends EventTarget {
     this.#of.store.apply(record);
   }
 
-  /** Shows a consultation in the page's list (`placement.showConsultation`): answers whether a list took it. */
+  /** Shows a consultation in the page's list: `placement.showConsultation`, kept for callers of this name. */
   requestOpen(consultationId: string, { focus = true }: { focus?: boolean } = {}): boolean {
     return this.placement.showConsultation(consultationId, { focus });
   }
@@ -177,7 +176,7 @@ export class MemberState extends EventTarget {
   }
 
   /** Creates a consultation with `idempotencyKey` and takes it; `signal` cancels a wait to send. */
-  createConsultation(
+  async createConsultation(
     questions: string[],
     idempotencyKey: string,
     signal?: AbortSignal,
@@ -232,27 +231,22 @@ export class MemberState extends EventTarget {
 
   /** Consultations with an answer the member has not had on screen. */
   get unread(): string[] {
-    return this.consultations.filter((c) => this.#seen.hasUnseen(c)).map((c) => c.consultationId);
+    return this.#of.unread();
   }
 
   /** Whether this consultation has an answer the member has not seen. */
   isUnread(id: string): boolean {
-    const record = this.consultation(id);
-    return record ? this.#seen.hasUnseen(record) : false;
+    return this.#of.isUnread(id);
   }
 
   /** When the consultation's messages arrived, as far as this tab saw them (see SeenMarks). */
   messageTimes(id: string): MessageTimes | undefined {
-    const record = this.consultation(id);
-    return record ? this.#seen.times(record) : undefined;
+    return this.#of.messageTimes(id);
   }
 
   /** The consultation's thread is on screen: its answers are seen. */
   markSeen(id: string): void {
-    const record = this.consultation(id);
-    if (!record || !this.#seen.hasUnseen(record)) return;
-    this.#seen.mark(record);
-    this.#changed();
+    if (this.#of.markSeen(id)) this.#changed();
   }
 
   /** Whether the service answers now. */
@@ -318,16 +312,13 @@ export class MemberState extends EventTarget {
       signal: this.#scope.signal,
       call: (run) => this.#connection.call(run),
       changed: () => this.#changed(),
-      seen: () => this.#seen,
-      recorded: (previous, record, live) => this.#recorded(previous, record, live),
+      recorded: (previous, record) => this.#recorded(previous, record),
       listSettled: () => this.#delivery.schedule(),
     });
   }
 
-  /** A record changed: its arrivals are noted, the page is told, and polling follows. */
-  #recorded(previous: ConsultationView | undefined, record: ConsultationView, live: boolean): void {
-    // What was not on this page before arrived now; what was there at first sight, at an unknown time.
-    this.#seen.arrived(record, live);
+  /** A record changed: the page is told, and polling follows. */
+  #recorded(previous: ConsultationView | undefined, record: ConsultationView): void {
     this.#delivery.noteChange();
     if (previous && answeredCount(record) > answeredCount(previous)) {
       this.dispatchEvent(new CustomEvent('answer', { detail: { consultationId: record.consultationId } }));
@@ -343,7 +334,6 @@ export class MemberState extends EventTarget {
     return {
       memberId: this.#requireMember().id,
       data: this.#of,
-      seen: this.#seen,
       send: async (run, signal) => {
         const value = await writes.keyedWrite(this.#connection, run, signal);
         this.#delivery.quicken();

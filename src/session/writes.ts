@@ -8,7 +8,6 @@ import type { CreatePrescriptionRequest } from '../client/types.js';
 import { unreachable, type ConnectionState } from './connection.js';
 import type { MemberData } from './member-data.js';
 import type { SentPrescription } from './prescriptions.js';
-import type { SeenMarks } from './seen-marks.js';
 import type { MemberClient } from './state-basics.js';
 
 /**
@@ -61,11 +60,10 @@ export async function keyedWrite<T>(
   }
 }
 
-/** What a write needs: the member and their data, how to send, and where a sent case is marked seen. */
+/** What a write needs: the member and their data, and how to send. */
 export interface WriteContext {
   memberId: string;
   data: MemberData;
-  seen: SeenMarks;
   /** Sends a keyed write (`keyedWrite`, then polling picks up soon). */
   send<T>(run: (client: MemberClient, signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T>;
   changed(): void;
@@ -73,7 +71,7 @@ export interface WriteContext {
 
 /** Creates a consultation and takes it; sent by the member here, it is not news to them when it shows. */
 export async function createConsultation(
-  { memberId, data, seen, send }: WriteContext,
+  { memberId, data, send }: WriteContext,
   questions: string[],
   idempotencyKey: string,
   signal?: AbortSignal,
@@ -85,7 +83,7 @@ export async function createConsultation(
   );
   data.sentHere(record.consultationId);
   data.store.apply(record);
-  seen.mark(record);
+  data.seen.mark(record);
   return record;
 }
 
