@@ -20,9 +20,7 @@ export interface DeliveryOptions {
   /** Whether the page is visible; polling pauses while it is not. */
   visible(): boolean;
   timer: Timer;
-  /** Whether a member is signed in. */
-  hasMember(): boolean;
-  /** Whether any consultation waits for an answer. */
+  /** Whether any of the member's consultations waits for an answer (none without a member). */
   anyWaiting(): boolean;
   /** The consultations waiting for an answer, newest first. */
   waiting(): ConsultationView[];
@@ -110,13 +108,7 @@ export class AnswerDelivery {
 
   #shouldPoll(): boolean {
     const options = this.#options;
-    return (
-      options.hasMember() &&
-      this.#watchers > 0 &&
-      this.delivery === 'poll' &&
-      options.visible() &&
-      options.anyWaiting()
-    );
+    return this.#watchers > 0 && this.delivery === 'poll' && options.visible() && options.anyWaiting();
   }
 
   /** Polls while it should, at the current pace; a running wait keeps going. */

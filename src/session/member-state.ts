@@ -77,7 +77,6 @@ export class MemberState extends EventTarget {
       visible:
         options.visible ?? (() => typeof document === 'undefined' || document.visibilityState !== 'hidden'),
       timer,
-      hasMember: () => this.#member !== undefined,
       anyWaiting: () => this.#of.store.hasWaiting(),
       waiting: () => this.#of.store.waiting(),
       read: (id) => abortable(this.load(id, { fresh: true }), this.#scope.signal),
