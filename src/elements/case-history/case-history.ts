@@ -8,6 +8,7 @@ import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import type { MemberState } from '../../session/member-state.js';
 import { answeredWords, statusStyles } from '../shared/status.js';
+import { PlaceController } from '../shared/place.js';
 import { NearEndController } from './near-end.js';
 import { consultationRow, loadingRows } from './row.js';
 import { styles } from './case-history.styles.js';
@@ -78,12 +79,18 @@ export class CaseHistory extends SessionElement {
 
   /** The ids listed at the last update: a consultation new since then may need a row rendered. */
   #listed?: Set<string>;
-  /** The state this list follows for open requests and answers. */
+  /** The state this list follows for answers. */
   #following?: MemberState;
 
   #returnTo?: string;
   /** The opened consultation's thread, kept while the same one stays open. */
   #thread?: { id: string; element: ConsultThread };
+  /** The session's placement shows consultations here: one sent from a form of the page opens in this list. */
+  protected readonly place = new PlaceController(
+    this,
+    () => this.memberState?.placement,
+    (placement) => placement.addList({ showConsultation: (id, { focus }) => this.#show(id, focus) }),
+  );
   /** Renders the next chunk when the end of the list scrolls near. */
   protected readonly nearEnd = new NearEndController(this, () => this.#renderMore());
 
@@ -92,22 +99,17 @@ export class CaseHistory extends SessionElement {
     this.#follow(undefined);
   }
 
-  /** Follows the state: a question sent from a form of the page opens here, and answers are announced. */
+  /** Follows the state: answers are announced. */
   #follow(state: MemberState | undefined): void {
     if (state === this.#following) return;
-    this.#following?.removeEventListener('open', this.#onOpenRequest);
     this.#following?.removeEventListener('answer', this.#onAnswer);
     this.#following = state;
-    state?.addEventListener('open', this.#onOpenRequest);
     state?.addEventListener('answer', this.#onAnswer);
   }
 
-  /** A view of the page asks for a consultation to be shown: it opens here, its heading focused. */
-  #onOpenRequest = (event: Event): void => {
-    if (event.defaultPrevented || !this.isConnected) return;
-    event.preventDefault();
-    const { consultationId, focus } = (event as CustomEvent<{ consultationId: string; focus: boolean }>)
-      .detail;
+  /** The placement shows a consultation here (a question just sent): it opens, its heading focused. */
+  #show(consultationId: string, focus: boolean): boolean {
+    if (!this.isConnected) return false;
     this.#returnTo = consultationId;
     this.selected = consultationId;
     if (focus) {
@@ -116,7 +118,8 @@ export class CaseHistory extends SessionElement {
         this.#thread?.element.focusHeading();
       });
     }
-  };
+    return true;
+  }
 
   #onAnswer = (event: Event): void => {
     // With a consultation open, its thread announces the answer itself.

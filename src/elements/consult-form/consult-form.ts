@@ -6,6 +6,7 @@ import { errorNotice, SessionElement } from '../shared/consult-element.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController, translate } from '../shared/localize.js';
+import { PlaceController } from '../shared/place.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 import { configureThread, questionForm, refusalNotice, sentHere } from './form-view.js';
@@ -46,7 +47,6 @@ import { QuestionsDraft } from './questions-draft.js';
 export class ConsultForm extends SessionElement {
   static override styles = [...SessionElement.styles, styles];
   static override dependencies = { 'consult-thread': ConsultThread };
-  static override acceptsHandoff = true;
 
   /** True while the questions are being sent; the submit button is disabled meanwhile. */
   @property({ type: Boolean, reflect: true }) busy = false;
@@ -71,6 +71,19 @@ export class ConsultForm extends SessionElement {
   readonly #focus = new FocusController(this);
   /** The sent consultation's thread, kept while it is shown. */
   #thread?: ConsultThread;
+  /**
+   * The session's placement starts new questions here: "Start a new consultation" in a thread and
+   * the navigator's "Ask a doctor about this" land in this form's box (the navigator's `for` names it by id).
+   */
+  protected readonly place = new PlaceController(
+    this,
+    () => this.memberState?.placement,
+    (placement) =>
+      placement.addForm({
+        idOnPage: () => this.id || undefined,
+        startQuestion: (text) => this.startWith(text),
+      }),
+  );
 
   /** The member's plan as the member state knows it; the form is typeable while it is checked. */
   get #plan(): { status: 'idle' | 'loading' | 'ready' | 'error'; value?: Eligibility; error?: unknown } {
@@ -237,7 +250,7 @@ export class ConsultForm extends SessionElement {
       this.#newForm();
       const { consultationId } = consultation;
       // The page's list shows it (one live copy per page); without a list, the thread shows here.
-      if (state.requestOpen(consultationId)) {
+      if (state.placement.showConsultation(consultationId)) {
         this.sentTo = { consultationId };
         this.announce(this.localize.t('sentListed'));
       } else {
@@ -367,7 +380,7 @@ export class ConsultForm extends SessionElement {
       onSubmit: (event) => this.#onSubmit(event),
       onAdd: () => this.#add(),
       onRetry: () => void this.#submit(),
-      onOpenSent: () => sentTo && this.memberState?.requestOpen(sentTo.consultationId),
+      onOpenSent: () => sentTo && this.memberState?.placement.showConsultation(sentTo.consultationId),
     });
   }
 }

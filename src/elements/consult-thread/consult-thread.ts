@@ -5,14 +5,13 @@ import type { ConsultationView } from '../../client/browser-types.js';
 import { errorNotice, SessionElement } from '../shared/consult-element.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent, ConsultStartNewEvent } from '../shared/events.js';
-import { findQuestionForm } from '../shared/handoff.js';
 import { KeepInPlaceController } from '../shared/keep-in-place.js';
 import { ClockController } from '../shared/clock.js';
 import { conversation, loadingThread, newsOf, statusLine } from './messages.js';
 import { endingOf, followup, type Ending } from './followup.js';
 import { handedOver } from './handed-over.js';
 import { FollowupDraft } from './followup-draft.js';
-import { LocalizeController } from '../shared/localize.js';
+import { LocalizeController, translate } from '../shared/localize.js';
 import { prefetchMarkdownWhenIdle } from '../shared/markdown.js';
 import type { MemberState } from '../../session/member-state.js';
 import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
@@ -31,7 +30,7 @@ type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
  *
  * @event consult-answered - A question shown here received its answer (`{ consultationId, status }`).
  * @event consult-followup - The member asked a follow-up question (`{ consultationId, questionsUsed }`).
- * @event consult-start-new - The member chose "Start a new consultation" (`{ consultationId, reason, handedTo }`); with no `<consult-form>` on the page (`handedTo: 'none'`), route them to yours.
+ * @event consult-start-new - The member chose "Start a new consultation" (`{ consultationId, reason, handedTo }`); with no `<consult-form>` in the session (`handedTo: 'none'`), route them to yours.
  * @event consult-error - Loading or sending failed (`{ code, status, operation }`).
  *
  * @csspart base - The wrapper of everything.
@@ -64,6 +63,8 @@ export class ConsultThread extends SessionElement {
 
   @state() private sending = false;
   @state() private sendProblem?: SendProblem;
+  /** "Start a new consultation" found no form in the session: the thread says where to go. */
+  @state() private noForm = false;
   readonly #clock = new ClockController(this);
 
   private readonly localize = new LocalizeController(this, 'thread');
@@ -293,20 +294,20 @@ export class ConsultThread extends SessionElement {
   }
 
   /**
-   * "Start a new consultation": the page's form takes the member, with any unsent follow-up text
-   * and focus in its box; without one, the partner routes `consult-start-new`.
+   * "Start a new consultation": the session's placement takes the member to the page's form, focus
+   * in its box, with any unsent follow-up text; without a form, the thread says where to go and the
+   * partner may route `consult-start-new`.
    */
   #startNew = (): void => {
     const c = this.#record;
     const reason = c && this.#ending(c);
     if (!c || !reason) return;
-    const form = findQuestionForm(this);
-    if (form) {
-      form.startWith(this.#draft.text.trim());
-      // The text is the form's now, kept in its own draft.
-      this.#draft.clear();
-    }
-    const handedTo = form ? 'consult-form' : 'none';
+    const placed = this.memberState?.placement.startQuestion(this.#draft.text.trim()) ?? false;
+    // The text is the form's now, kept in its own draft.
+    if (placed) this.#draft.clear();
+    this.noForm = !placed;
+    if (!placed) this.announce(translate(this.localize.language, 'navigator', 'noForm'));
+    const handedTo = placed ? 'consult-form' : 'none';
     this.emit(new ConsultStartNewEvent({ consultationId: c.consultationId, reason, handedTo }));
   };
 
@@ -378,6 +379,7 @@ export class ConsultThread extends SessionElement {
         onKeydown: this.#onKeydown,
         onSubmit: this.#onSubmit,
         onStartNew: this.#startNew,
+        nowhere: this.noForm ? translate(localize.language, 'navigator', 'noForm') : undefined,
       })}`;
   }
 }

@@ -12,7 +12,6 @@ import type { Eligibility, SessionManager } from '../../session/session.js';
 import { styles } from './navigator-chat.styles.js';
 import { chatMessage, startsGroup } from './message.js';
 import { composer, MAX_LENGTH, welcome, type ComposerError } from './composer.js';
-import { findQuestionForm } from '../shared/handoff.js';
 import { ChatDraft } from './chat-draft.js';
 import { ClockController } from '../shared/clock.js';
 
@@ -52,7 +51,7 @@ export { hasPhysicalKeyboard } from './composer.js';
 export class NavigatorChat extends SessionElement {
   static override styles = [...SessionElement.styles, styles];
 
-  /** The id of the `<consult-form>` that "Ask a doctor about this" fills; default the first one on the page. */
+  /** The id of the `<consult-form>` that "Ask a doctor about this" fills; default the session's first form. */
   @property({ attribute: 'for' }) htmlFor?: string;
 
   /** Example questions offered before the first message; default three localized examples. */
@@ -249,9 +248,9 @@ export class NavigatorChat extends SessionElement {
       reply.prompt ??
       this.#messages.filter((m) => m.role === 'member' && m.status === 'sent').at(-1)?.text ??
       '';
-    const form = findQuestionForm(this, this.htmlFor);
-    form?.startWith(text);
-    const handedTo = form ? 'consult-form' : 'none';
+    // The session's placement takes the member to its form, with the text and focus in its box.
+    const placed = this.memberState?.placement.startQuestion(text, { formId: this.htmlFor }) ?? false;
+    const handedTo = placed ? 'consult-form' : 'none';
     this.handoff = { key: reply.key, handedTo };
     this.emit(new NavigatorHandoffEvent({ conversationId: reply.conversationId ?? '', handedTo }));
   }

@@ -35,12 +35,6 @@ if (typeof document !== 'undefined' && !document.documentElement.hasAttribute('d
 /** The name each class was registered under first: how elements find the tags of their dependencies. */
 const registeredNames = new WeakMap<CustomElementConstructor, string>();
 
-/**
- * Every name an element that takes a question to start with (`static acceptsHandoff`) is
- * registered under, so the navigator finds a question form under a partner's own name too.
- */
-const handoffNames = new Set<string>(['consult-form']);
-
 /** Every connected element: a change of language anywhere on the page renders them again. */
 const connected = new Set<ConsultElement>();
 let languageObserver: MutationObserver | undefined;
@@ -94,14 +88,6 @@ export class ConsultElement extends LitElement implements LocalizedHost {
    */
   static dependencies: Record<string, ElementClass> = {};
 
-  /** The element takes a question to start with (`startWith(text)`): the navigator's hand-off finds it. */
-  static acceptsHandoff = false;
-
-  /** A selector for every element on the page that takes the navigator's hand-off. */
-  static get handoffSelector(): string {
-    return [...handoffNames].join(',');
-  }
-
   /**
    * Registers the element as `name`. A class already registered under another name is registered
    * again as an anonymous subclass, so a second name always works; a name taken by something else
@@ -132,7 +118,6 @@ export class ConsultElement extends LitElement implements LocalizedHost {
       return existing;
     }
     if (!registeredNames.has(this)) registeredNames.set(this, name);
-    if (this.acceptsHandoff) handoffNames.add(name);
     // What a page set on the plain elements already there (a script, Vue's `.prop`) would hide the
     // accessors: it is taken off them and set again through the accessors once they are upgraded, so
     // it reads back at once, and Lit's own replay at the first update (which it does for an element
