@@ -79,6 +79,7 @@ export type MemberClient = Pick<
   | 'createConsultation'
   | 'addConsultationFollowUp'
   | 'getUserSubscriptions'
+  | 'getSubscriptionHistory'
   | 'createPrescriptionRequest'
   | 'startNavigatorConversation'
   | 'sendNavigatorMessage'
@@ -148,6 +149,8 @@ export class MemberState extends EventTarget {
   #poll?: { timer: unknown; delay: number };
   #pollDelay: number;
   #prescriptions: SentPrescription[] = [];
+  /** The plans each subscription renewed, by its id; `list` once read. */
+  #renewals = new Map<string, { list?: SubscriptionView[] }>();
   #conversation?: Conversation;
   #changeQueued = false;
   /** Counts the records that changed: a poll that moves it found something. */
@@ -202,6 +205,7 @@ export class MemberState extends EventTarget {
     this.#history = { status: 'idle' };
     this.#plan = { status: 'idle', at: 0 };
     this.#prescriptions = [];
+    this.#renewals = new Map();
     this.#conversation = undefined;
     this.#stopProbe();
     this.#connection = 'online';
@@ -471,6 +475,29 @@ export class MemberState extends EventTarget {
   }
 
   /**
+   * The plans subscription `id` renewed, newest first; undefined until read (a read starts then).
+   * The history is a detail of the plan: a read that fails shows none.
+   */
+  renewalsOf(id: string): readonly SubscriptionView[] | undefined {
+    const known = this.#renewals.get(id);
+    if (known || !this.#member) return known?.list;
+    const entry: { list?: SubscriptionView[] } = {};
+    const renewals = this.#renewals.set(id, entry);
+    const { id: memberId } = this.#member;
+    this.#call((client, signal) => client.getSubscriptionHistory(memberId, id, { signal }))
+      .then(
+        (history) => history.filter((s) => s.subscriptionId !== id),
+        () => [],
+      )
+      .then((list) => {
+        if (this.#renewals !== renewals) return;
+        entry.list = list;
+        this.#changed();
+      });
+    return undefined;
+  }
+
+  /**
    * Whether the member may ask a doctor: one check answers every element for a minute; `fresh`
    * checks again (a "try again"). A failed check is not kept.
    */
@@ -479,6 +506,7 @@ export class MemberState extends EventTarget {
     maxAgeMs = 60_000,
   }: { fresh?: boolean; maxAgeMs?: number } = {}): Promise<Eligibility> {
     const member = this.#requireMember();
+    if (fresh) this.#renewals = new Map();
     if (member.userStatus && member.userStatus !== 'activeUser') {
       if (this.#plan.value !== 'inactive') {
         this.#plan = { status: 'ready', value: 'inactive', subscriptions: [], at: Date.now() };
