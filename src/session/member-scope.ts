@@ -39,7 +39,7 @@ export class MemberScope extends EventTarget {
     }
     clearDraftsExcept(member.id);
     this.#state.setMember(member);
-    if (previous?.id !== member.id) this.dispatchEvent(new Event('change'));
+    if (previous && previous.id !== member.id) this.dispatchEvent(new Event('change'));
   }
 
   /** Signed out: the member's scope aborts first, so nothing in flight for them may land after this. */

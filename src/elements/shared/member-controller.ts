@@ -54,7 +54,9 @@ export class MemberController implements ReactiveController {
     this.#context = new ContextConsumer(host, {
       context: sessionContext,
       subscribe: true,
-      callback: () => this.follow(),
+      // Followed at the next update: the session element configures its session in its own first
+      // update, before the elements inside it start anything with it.
+      callback: () => host.requestUpdate(),
     });
   }
 
