@@ -436,9 +436,11 @@ describe('a member switch: no element keeps a copy of the previous member', () =
     $<HTMLButtonElement>(prescription!, '[part~=submit-button]')!.click();
     await waitUntil(() => $(prescription!, '#sent'), 'the request is sent', { timeout: 5000 });
     await typeInto(form!, 'textarea', `${typed}: my knee clicks`);
-    const words = [...ALEX_SEEDED, typed, chatted, asked, 'Renewed from', '142/91'];
-    for (const word of words)
+    const shown = [typed, chatted, asked, 'Renewed from', '142/91'];
+    for (const word of shown)
       expect(leftovers([word]), `"${word}" is on the page before`).to.not.deep.equal([]);
+    // The list gave way to the case opened: its first questions are looked for too.
+    const words = [...shown, ...ALEX_SEEDED];
     await settled();
 
     // Sam signs in: the moment the session says so, every element has let go of alex.
