@@ -43,20 +43,13 @@ export class LiveUpdates {
     });
   }
 
-  /** Whether an element watches: the stream is wanted. */
-  get watched(): boolean {
-    return this.#watchers > 0;
-  }
-
-  /** Signed in again after the session ended: the stream comes back for whoever still watches. */
-  resume(): void {
-    if (this.watched) this.#stream.start();
-  }
-
-  /** Another endpoint: an open stream is opened again there. */
-  restart(): void {
-    if (!this.watched) return;
-    this.#stream.stop();
+  /**
+   * The stream comes back for whoever still watches: after a sign-in that follows an ended session,
+   * or opened again (`anew`) at another endpoint.
+   */
+  resume(anew = false): void {
+    if (!this.#watchers) return;
+    if (anew) this.#stream.stop();
     this.#stream.start();
   }
 

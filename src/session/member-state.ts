@@ -150,7 +150,7 @@ export class MemberState extends EventTarget {
   #pollDelay: number;
   #prescriptions: SentPrescription[] = [];
   /** The plans each subscription renewed, by its id; `list` once read. */
-  #renewals = new Map<string, { list?: SubscriptionView[] }>();
+  #renewals = new Map<string, SubscriptionView[] | undefined>();
   #conversation?: Conversation;
   #changeQueued = false;
   /** Counts the records that changed: a poll that moves it found something. */
@@ -479,22 +479,21 @@ export class MemberState extends EventTarget {
    * The history is a detail of the plan: a read that fails shows none.
    */
   renewalsOf(id: string): readonly SubscriptionView[] | undefined {
-    const known = this.#renewals.get(id);
-    if (known || !this.#member) return known?.list;
-    const entry: { list?: SubscriptionView[] } = {};
-    const renewals = this.#renewals.set(id, entry);
-    const { id: memberId } = this.#member;
-    this.#call((client, signal) => client.getSubscriptionHistory(memberId, id, { signal }))
-      .then(
-        (history) => history.filter((s) => s.subscriptionId !== id),
-        () => [],
-      )
-      .then((list) => {
-        if (this.#renewals !== renewals) return;
-        entry.list = list;
-        this.#changed();
-      });
-    return undefined;
+    const member = this.#member?.id;
+    if (member && !this.#renewals.has(id)) {
+      const renewals = this.#renewals.set(id, undefined);
+      this.#call((client, signal) => client.getSubscriptionHistory(member, id, { signal }))
+        .then(
+          (history) => history.filter((s) => s.subscriptionId !== id),
+          () => [],
+        )
+        .then((list) => {
+          if (this.#renewals !== renewals) return;
+          renewals.set(id, list);
+          this.#changed();
+        });
+    }
+    return this.#renewals.get(id);
   }
 
   /**

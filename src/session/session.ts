@@ -225,7 +225,7 @@ export class SessionManager extends EventTarget {
     this.#client = this.#createClient();
     this.#setStatus('idle');
     // An open stream is reopened at the endpoint configured now.
-    this.#live.restart();
+    this.#live.resume(true);
   }
 
   /** Counts `configure()` calls: a sign-in answers only the configuration it was asked under. */

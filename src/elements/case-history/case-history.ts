@@ -69,7 +69,7 @@ export class CaseHistory extends SessionElement {
   /** Where the list is: loading until the member is known and their list read. */
   get #listStatus(): { status: 'idle' | 'loading' | 'ready' | 'error'; error?: unknown } {
     const state = this.memberState;
-    const signIn = this.signInStatus;
+    const signIn = this.member.signInStatus;
     if (!state || signIn !== 'ready') return { status: signIn };
     const { status, error } = state.historyStatus;
     return { status: status === 'idle' ? 'loading' : status, error };
@@ -136,7 +136,7 @@ export class CaseHistory extends SessionElement {
     super.willUpdate(changed);
     const state = this.isConnected ? this.memberState : undefined;
     this.#follow(state);
-    if (!this.member.current) this.signInIfIdle();
+    if (!this.member.current) this.member.signInIfIdle();
     else if (state && state.historyStatus.status === 'idle') {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
     }

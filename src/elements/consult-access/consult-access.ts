@@ -57,7 +57,7 @@ export class ConsultAccess extends SessionElement {
     super.willUpdate(changed);
     const state = this.memberState;
     if (!this.member.current || !state) {
-      this.signInIfIdle();
+      this.member.signInIfIdle();
       return;
     }
     if (state.plan.status === 'idle' && this.isConnected) this.#check(false);
@@ -104,7 +104,7 @@ export class ConsultAccess extends SessionElement {
   }
 
   protected override render() {
-    const failed = this.signInStatus === 'error' || this.memberState?.plan.status === 'error';
+    const failed = this.member.signInStatus === 'error' || this.memberState?.plan.status === 'error';
     const loading = !this.#plan && !failed;
     return html`<div
       part="base"

@@ -76,7 +76,7 @@ export class ConsultForm extends SessionElement {
 
   /** The member's plan as the member state knows it; the form is typeable while it is checked. */
   get #plan(): { status: 'idle' | 'loading' | 'ready' | 'error'; value?: Eligibility; error?: unknown } {
-    const signIn = this.signInStatus;
+    const signIn = this.member.signInStatus;
     if (signIn !== 'ready') return { status: signIn };
     return this.memberState?.plan ?? { status: 'error' };
   }
@@ -86,7 +86,7 @@ export class ConsultForm extends SessionElement {
     const user = this.member.current;
     if (!user) {
       // Signing in sets the member, which renders this element again for them.
-      this.signInIfIdle();
+      this.member.signInIfIdle();
       return;
     }
     // The member's draft comes back while their plan is checked: the form is typeable meanwhile.

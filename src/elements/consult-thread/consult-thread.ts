@@ -102,7 +102,7 @@ export class ConsultThread extends SessionElement {
     const id = this.consultationId;
     if (!id || this.#record) return { status: 'ready' };
     const state = this.memberState;
-    const signIn = this.signInStatus;
+    const signIn = this.member.signInStatus;
     if (!state || signIn !== 'ready') return { status: signIn };
     return state.consultationStatus(id);
   }
@@ -159,7 +159,7 @@ export class ConsultThread extends SessionElement {
     if (!id || this.#record || !this.isConnected || !session) return;
     if (!this.member.current) {
       // Signing in sets the member, which renders this element again for them.
-      this.signInIfIdle();
+      this.member.signInIfIdle();
       return;
     }
     if (state?.consultationStatus(id).status !== 'idle') return;

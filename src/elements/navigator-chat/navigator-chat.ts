@@ -101,7 +101,7 @@ export class NavigatorChat extends SessionElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     // Alone with an endpoint, the element signs in itself; inside <consult-session> this joins its sign-in.
-    if (!this.member.current) this.signInIfIdle();
+    if (!this.member.current) this.member.signInIfIdle();
     // The member's draft comes back once we know who they are (a new member starts from an empty chat).
     else if (!this.#view.draftLoaded) {
       this.#view.draftLoaded = true;

@@ -55,9 +55,7 @@ export class ConsultElement extends LitElement implements LocalizedHost {
   }
 
   /** The tag an element class is registered under, for rendering it; its default name otherwise. */
-  static tagOf(element: ElementClass, fallback: string): string {
-    return tagOf(element, fallback);
-  }
+  static tagOf: (element: ElementClass, fallback: string) => string = tagOf;
 
   /**
    * A new element of one of this element's `dependencies`, under the name its class is registered

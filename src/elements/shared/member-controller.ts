@@ -16,6 +16,7 @@ import type { LitElement, ReactiveController } from 'lit';
 import type { MemberView } from '../../client/browser-types.js';
 import type { MemberState } from '../../session/member-state.js';
 import { SessionManager, sessionContext } from '../../session/session.js';
+import { SessionExpiredEvent } from './events.js';
 
 export interface MemberHost extends LitElement {
   /** A session set from JavaScript; wins over the enclosing `<consult-session>`. */
@@ -36,7 +37,6 @@ interface MemberHostClass {
 export class MemberController implements ReactiveController {
   readonly #host: MemberHost;
   readonly #context: ContextConsumer<typeof sessionContext, MemberHost>;
-  readonly #kept: [object, () => object][] = [];
   readonly #held = new Set<{ forget(): void }>();
   /** The first values of the properties that are the member's view, to go back to. */
   #first?: Map<PropertyKey, unknown>;
@@ -44,9 +44,6 @@ export class MemberController implements ReactiveController {
   #unwatch?: () => void;
   /** Whether a member was known at the last status: an ended session then tells the page. */
   #hadMember = false;
-
-  /** Called with the session's status, after the element has followed it (it tells the page when alone). */
-  onStatus?: (status: SessionManager['status'], hadMember: boolean) => void;
 
   constructor(host: MemberHost) {
     this.#host = host;
@@ -104,7 +101,12 @@ export class MemberController implements ReactiveController {
   /** An object of the element's view of the member: its properties go back to `initial()`'s when the member changes. */
   keep<T extends object>(initial: () => T): T {
     const part = initial();
-    this.#kept.push([part, initial]);
+    this.holds({
+      forget: () => {
+        for (const key of Object.keys(part)) Reflect.deleteProperty(part, key);
+        Object.assign(part, initial());
+      },
+    });
     return part;
   }
 
@@ -166,9 +168,10 @@ export class MemberController implements ReactiveController {
   /** Signing in, failed, ended: what the element shows may follow the session's status. */
   #onStatus = (): void => {
     const session = this.#followed;
-    const hadMember = this.#hadMember;
+    // An element on its own tells the page the session ended; inside <consult-session>, the session element does.
+    if (this.#hadMember && session?.status === 'expired' && !this.#host.session && !this.fromContext)
+      this.#host.dispatchEvent(new SessionExpiredEvent({ reason: 'expired' }));
     this.#hadMember = Boolean(session?.member.current);
-    if (session) this.onStatus?.(session.status, hadMember);
     this.#host.requestUpdate();
   };
 
@@ -182,10 +185,6 @@ export class MemberController implements ReactiveController {
   #reset(): void {
     const host = this.#host as unknown as Record<PropertyKey, unknown>;
     for (const [name, value] of this.#first ?? []) host[name] = value;
-    for (const [part, initial] of this.#kept) {
-      for (const key of Object.keys(part)) Reflect.deleteProperty(part, key);
-      Object.assign(part, initial());
-    }
     for (const part of this.#held) part.forget();
   }
 

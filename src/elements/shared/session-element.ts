@@ -5,7 +5,7 @@ import type { MemberState } from '../../session/member-state.js';
 import type { SessionManager } from '../../session/session.js';
 import { tellDeveloper } from '../../session/developer-hints.js';
 import { ConsultElement } from './consult-element.js';
-import { ConsultErrorEvent, SessionExpiredEvent } from './events.js';
+import { ConsultErrorEvent } from './events.js';
 import { MemberController } from './member-controller.js';
 import { AnnounceController } from './announce-controller.js';
 import { cancelSend, sendLabel, waitingToSend } from './send-label.js';
@@ -39,16 +39,6 @@ export class SessionElement extends ConsultElement {
 
   readonly #announcer = new AnnounceController(this, this.member);
 
-  constructor() {
-    super();
-    // An element on its own tells the page; inside <consult-session>, the session element does.
-    this.member.onStatus = (status, hadMember) => {
-      const standalone = !this.session && !this.member.fromContext;
-      if (standalone && status === 'expired' && hadMember)
-        this.emit(new SessionExpiredEvent({ reason: 'expired' }));
-    };
-  }
-
   /** The member's state in the session in use. @internal */
   get memberState(): MemberState | undefined {
     return this.member.state;
@@ -76,16 +66,6 @@ export class SessionElement extends ConsultElement {
         tellDeveloper('noSession', this.localName);
       }
     });
-  }
-
-  /** Before the member is known: starts signing in, once. */
-  protected signInIfIdle(): void {
-    this.member.signInIfIdle();
-  }
-
-  /** `loading` while signing in, `error` when signing in failed or there is no session, `ready` once the member is known. */
-  protected get signInStatus(): 'loading' | 'error' | 'ready' {
-    return this.member.signInStatus;
   }
 
   /** Tells screen readers `text`, assertively when `urgent`, once for the page. */
