@@ -8,7 +8,7 @@ import { ConsultElement } from './consult-element.js';
 import { ConsultErrorEvent } from './events.js';
 import { MemberController } from './member-controller.js';
 import { AnnounceController } from './announce-controller.js';
-import { cancelSend, sendLabel, waitingToSend } from './send-label.js';
+import { cancelSend, sendLabel } from './send-label.js';
 
 /**
  * An element that talks to the proxy: it takes its session from an enclosing
@@ -76,11 +76,6 @@ export class SessionElement extends ConsultElement {
   /** The element's own live region, rendered only when no `<consult-session>` speaks for it. */
   protected renderAnnouncement(): TemplateResult | typeof nothing {
     return this.#announcer.render();
-  }
-
-  /** A send of this element is waiting for the service to be reachable again. */
-  protected waitingToSend(sending: boolean): boolean {
-    return waitingToSend(this.memberState, sending);
   }
 
   /** A send button's words: its own, `busy` while sending, "Waiting to send…" while the service cannot be reached. */
