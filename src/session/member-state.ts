@@ -16,7 +16,7 @@
  *
  * Plain TypeScript: no DOM is needed, so it is tested in Node.
  */
-import type { ConsultationView, MemberView } from '../client/browser-types.js';
+import type { ConsultationView, MemberView, SubscriptionView } from '../client/browser-types.js';
 import { abortable } from '../client/retry.js';
 import type { CreatePrescriptionRequest } from '../client/types.js';
 import { ConnectionState, type Connection } from './connection.js';
@@ -221,6 +221,14 @@ export class MemberState extends EventTarget {
   /** Whether the member may ask a doctor: one check for a minute; `fresh` checks again. */
   checkPlan(options: { fresh?: boolean; maxAgeMs?: number } = {}): Promise<Eligibility> {
     return this.#of.plan.check(this.#requireMember(), options);
+  }
+
+  /**
+   * The plans subscription `id` renewed, newest first; undefined until read (a read starts then).
+   * The history is a detail of the plan: a read that fails shows none.
+   */
+  renewalsOf(id: string): readonly SubscriptionView[] | undefined {
+    return this.#member ? this.#of.plan.renewalsOf(this.#member.id, id) : undefined;
   }
 
   /** The service refused a write for the plan's sake: the state now knows the member cannot ask. */

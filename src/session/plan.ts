@@ -28,6 +28,8 @@ export interface PlanCheckOptions {
 export class PlanCheck {
   readonly #options: PlanCheckOptions;
   #plan: Plan & { at: number; read?: Promise<Eligibility> } = { status: 'idle', at: 0 };
+  /** The plans each subscription renewed, by its id; `undefined` while the read is on its way. */
+  #renewals = new Map<string, SubscriptionView[] | undefined>();
 
   constructor(options: PlanCheckOptions) {
     this.#options = options;
@@ -52,6 +54,7 @@ export class PlanCheck {
   /** Whether `member` may ask a doctor: see `MemberState.checkPlan`. */
   check(member: MemberView, { fresh = false, maxAgeMs = 60_000 } = {}): Promise<Eligibility> {
     const { changed } = this.#options;
+    if (fresh) this.#renewals = new Map();
     if (member.userStatus && member.userStatus !== 'activeUser') {
       if (this.#plan.value !== 'inactive') {
         this.#plan = { status: 'ready', value: 'inactive', subscriptions: [], at: Date.now() };
@@ -91,6 +94,25 @@ export class PlanCheck {
     read.catch(() => undefined);
     changed();
     return read;
+  }
+
+  /** The plans subscription `id` of `memberId` renewed, newest first; undefined until read (a read starts then). */
+  renewalsOf(memberId: string, id: string): readonly SubscriptionView[] | undefined {
+    if (!this.#renewals.has(id)) {
+      const renewals = this.#renewals.set(id, undefined);
+      this.#options
+        .call((client, signal) => client.getSubscriptionHistory(memberId, id, { signal }))
+        .then(
+          (history) => history.filter((s) => s.subscriptionId !== id),
+          () => [],
+        )
+        .then((list) => {
+          if (this.#renewals !== renewals) return;
+          renewals.set(id, list);
+          this.#options.changed();
+        });
+    }
+    return this.#renewals.get(id);
   }
 
   /** The service refused a write for the plan's sake: the member cannot ask. */

@@ -15,6 +15,7 @@ export type MemberClient = Pick<
   | 'createConsultation'
   | 'addConsultationFollowUp'
   | 'getUserSubscriptions'
+  | 'getSubscriptionHistory'
   | 'createPrescriptionRequest'
   | 'startNavigatorConversation'
   | 'sendNavigatorMessage'

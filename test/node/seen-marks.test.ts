@@ -54,6 +54,7 @@ function clientWith(count: number): MemberClient {
     createConsultation: unused,
     addConsultationFollowUp: unused,
     getUserSubscriptions: unused,
+    getSubscriptionHistory: unused,
     createPrescriptionRequest: unused,
     startNavigatorConversation: unused,
     sendNavigatorMessage: unused,

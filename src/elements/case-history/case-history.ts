@@ -3,7 +3,8 @@ import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
-import { errorNotice, SessionElement } from '../shared/consult-element.js';
+import { errorNotice } from '../shared/error-notice.js';
+import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import type { MemberState } from '../../session/member-state.js';
@@ -52,6 +53,8 @@ export class CaseHistory extends SessionElement {
   @property({ attribute: 'chunk-size', type: Number }) chunkSize = 50;
 
   static override watchesConsultations = true;
+  /** The case open is the member's: it closes when they go. */
+  static override memberProperties = ['selected'];
 
   @state() private shown = 0;
   @state() private activeIndex = 0;
@@ -61,13 +64,13 @@ export class CaseHistory extends SessionElement {
 
   /** The member's consultations, newest first: the member state's, shared by every view of the page. */
   get consultations(): ConsultationView[] {
-    return this.user ? (this.memberState?.consultations ?? []) : [];
+    return this.member.current ? (this.memberState?.consultations ?? []) : [];
   }
 
   /** Where the list is: loading until the member is known and their list read. */
   get #listStatus(): { status: 'idle' | 'loading' | 'ready' | 'error'; error?: unknown } {
     const state = this.memberState;
-    const signIn = this.signInStatus;
+    const signIn = this.member.signInStatus;
     if (!state || signIn !== 'ready') return { status: signIn };
     const { status, error } = state.historyStatus;
     return { status: status === 'idle' ? 'loading' : status, error };
@@ -77,20 +80,22 @@ export class CaseHistory extends SessionElement {
     return this.#listStatus.status === 'ready';
   }
 
-  /** The ids listed at the last update: a consultation new since then may need a row rendered. */
-  #listed?: Set<string>;
+  /**
+   * The list as this element last showed it, the member's: the ids listed at the last update (a
+   * consultation new since then may need a row rendered), the case to return to, the open case's thread.
+   */
+  readonly #view = this.member.keep(
+    (): { listed?: Set<string>; returnTo?: string; thread?: { id: string; element: ConsultThread } } => ({}),
+  );
   /** The state this list follows for answers. */
   #following?: MemberState;
-
-  #returnTo?: string;
-  /** The opened consultation's thread, kept while the same one stays open. */
-  #thread?: { id: string; element: ConsultThread };
   /** The session's placement shows consultations here: one sent from a form of the page opens in this list. */
   protected readonly place = new PlaceController(
     this,
     () => this.memberState?.placement,
     (placement) => placement.addList({ showConsultation: (id, { focus }) => this.#show(id, focus) }),
   );
+
   /** Renders the next chunk when the end of the list scrolls near. */
   protected readonly nearEnd = new NearEndController(this, () => this.#renderMore());
 
@@ -110,12 +115,12 @@ export class CaseHistory extends SessionElement {
   /** The placement shows a consultation here (a question just sent): it opens, its heading focused. */
   #show(consultationId: string, focus: boolean): boolean {
     if (!this.isConnected) return false;
-    this.#returnTo = consultationId;
+    this.#view.returnTo = consultationId;
     this.selected = consultationId;
     if (focus) {
       void this.updateComplete.then(() => {
         this.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
-        this.#thread?.element.focusHeading();
+        this.#view.thread?.element.focusHeading();
       });
     }
     return true;
@@ -130,21 +135,11 @@ export class CaseHistory extends SessionElement {
     if (record) this.announce(answeredWords(record, this.localize.language));
   };
 
-  /** Nothing of the previous member stays: their list, the case open, what was announced. */
-  protected override memberChanged(): void {
-    this.#listed = undefined;
-    this.selected = undefined;
-    this.#returnTo = undefined;
-    this.#thread = undefined;
-    this.shown = 0;
-    this.activeIndex = 0;
-  }
-
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const state = this.isConnected ? this.memberState : undefined;
     this.#follow(state);
-    if (!this.user) this.signInIfIdle();
+    if (!this.member.current) this.member.signInIfIdle();
     else if (state && state.historyStatus.status === 'idle') {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
     }
@@ -155,7 +150,7 @@ export class CaseHistory extends SessionElement {
   #fitShown(): void {
     if (!this.#loaded) return;
     const list = this.consultations;
-    const listed = this.#listed;
+    const listed = this.#view.listed;
     if (!listed) {
       this.shown = Math.min(list.length, Math.max(this.shown, this.#chunk));
     } else {
@@ -168,7 +163,7 @@ export class CaseHistory extends SessionElement {
       this.shown = Math.min(this.shown, list.length);
     }
     this.activeIndex = Math.min(this.activeIndex, Math.max(0, this.shown - 1));
-    this.#listed = new Set(list.map((c) => c.consultationId));
+    this.#view.listed = new Set(list.map((c) => c.consultationId));
   }
 
   #retry = (): void => {
@@ -184,8 +179,8 @@ export class CaseHistory extends SessionElement {
 
   /** Loads the list again, for example after an error. */
   reload(): void {
-    if (!this.user) void this.activeSession?.retry().catch(() => undefined);
-    if (!this.user) return;
+    if (!this.member.current) void this.activeSession?.retry().catch(() => undefined);
+    if (!this.member.current) return;
     this.memberState
       ?.loadHistory({ fresh: true })
       .catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
@@ -246,15 +241,15 @@ export class CaseHistory extends SessionElement {
   };
 
   #open(consultation: ConsultationView): void {
-    this.#returnTo = consultation.consultationId;
+    this.#view.returnTo = consultation.consultationId;
     this.selected = consultation.consultationId;
     this.#focus.next('[part~=back-button]');
   }
 
   #back = (): void => {
-    const id = this.#returnTo ?? this.selected;
+    const id = this.#view.returnTo ?? this.selected;
     this.selected = undefined;
-    this.#returnTo = undefined;
+    this.#view.returnTo = undefined;
     const index = this.consultations.findIndex((c) => c.consultationId === id);
     if (index >= 0) {
       this.shown = Math.max(this.shown, index + 1);
@@ -289,11 +284,11 @@ export class CaseHistory extends SessionElement {
    * shows the member state's record, the one this list shows, so there is one copy of it.
    */
   #threadFor(id: string): ConsultThread {
-    if (this.#thread?.id !== id) {
+    if (this.#view.thread?.id !== id) {
       const element = CaseHistory.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
-      this.#thread = { id, element };
+      this.#view.thread = { id, element };
     }
-    const { element } = this.#thread;
+    const { element } = this.#view.thread;
     element.setAttribute('consultation-id', id);
     element.setAttribute('lang', this.localize.language);
     element.session = this.activeSession;

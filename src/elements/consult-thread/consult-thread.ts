@@ -2,7 +2,8 @@ import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import type { ConsultationView } from '../../client/browser-types.js';
-import { errorNotice, SessionElement } from '../shared/consult-element.js';
+import { errorNotice } from '../shared/error-notice.js';
+import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent, ConsultStartNewEvent } from '../shared/events.js';
 import { KeepInPlaceController } from '../shared/keep-in-place.js';
@@ -60,6 +61,8 @@ export class ConsultThread extends SessionElement {
   @property({ attribute: false }) consultation?: ConsultationView;
 
   static override watchesConsultations = true;
+  /** The consultation is the member's: it goes when they do. */
+  static override memberProperties = ['consultation'];
 
   @state() private sending = false;
   @state() private sendProblem?: SendProblem;
@@ -69,11 +72,15 @@ export class ConsultThread extends SessionElement {
 
   private readonly localize = new LocalizeController(this, 'thread');
   readonly #focus = new FocusController(this);
-  readonly #draft = new FollowupDraft(
-    this,
-    () => this.user?.id,
-    () => this.consultationId,
+  readonly #draft = this.member.holds(
+    new FollowupDraft(
+      this,
+      () => this.member.current?.id,
+      () => this.consultationId,
+    ),
   );
+  /** Whether the follow-up draft was put back for the member now signed in. */
+  readonly #view = this.member.keep(() => ({ draftRestored: false }));
 
   /** The state whose consultation events this thread follows. */
   #following?: MemberState;
@@ -96,7 +103,7 @@ export class ConsultThread extends SessionElement {
     const id = this.consultationId;
     if (!id || this.#record) return { status: 'ready' };
     const state = this.memberState;
-    const signIn = this.signInStatus;
+    const signIn = this.member.signInStatus;
     if (!state || signIn !== 'ready') return { status: signIn };
     return state.consultationStatus(id);
   }
@@ -121,13 +128,6 @@ export class ConsultThread extends SessionElement {
     this.#follow(undefined);
   }
 
-  /** Nothing of the previous member stays: the consultation, the follow-up draft, what was announced. */
-  protected override memberChanged(): void {
-    this.consultation = undefined;
-    this.#draft.forget();
-    this.sendProblem = undefined;
-  }
-
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const shown = handedOver({
@@ -141,10 +141,13 @@ export class ConsultThread extends SessionElement {
     this.consultationId = shown.consultationId;
     const idChanged = shown.idChanged;
     if (idChanged) this.sendProblem = undefined;
-    if (idChanged || changed.has('user')) this.#draft.restore();
+    if (idChanged || !this.#view.draftRestored) {
+      this.#draft.restore();
+      this.#view.draftRestored = Boolean(this.member.current);
+    }
     this.#follow(this.isConnected ? this.memberState : undefined);
     // The page's record goes into the member state, which other views of it then share.
-    if (this.consultation && this.user && this.consultation.userId === this.user.id)
+    if (this.consultation && this.member.current && this.consultation.userId === this.member.current.id)
       this.memberState?.apply(this.consultation);
     this.#loadIfNeeded();
   }
@@ -155,9 +158,9 @@ export class ConsultThread extends SessionElement {
     const state = this.memberState;
     const session = this.activeSession;
     if (!id || this.#record || !this.isConnected || !session) return;
-    if (!this.user) {
+    if (!this.member.current) {
       // Signing in sets the member, which renders this element again for them.
-      this.signInIfIdle();
+      this.member.signInIfIdle();
       return;
     }
     if (state?.consultationStatus(id).status !== 'idle') return;
@@ -202,8 +205,8 @@ export class ConsultThread extends SessionElement {
   /** Reads the consultation again, for example after an error. */
   reload(): void {
     const id = this.consultationId;
-    if (id && !this.user) void this.activeSession?.retry().catch(() => undefined);
-    if (!id || !this.user) return;
+    if (id && !this.member.current) void this.activeSession?.retry().catch(() => undefined);
+    if (!id || !this.member.current) return;
     this.memberState
       ?.load(id, { fresh: true })
       .catch((error: unknown) => this.reportError(error, 'getConsultation'));
