@@ -7,13 +7,13 @@
  * are the table's, and what each answers is its response schema's type (src/server/operation-schemas.ts).
  */
 import { OperationClient, type OperationMethod } from './operation-client.js';
-import { OPERATIONS, type OperationDefinitions } from './operations.js';
+import { MEMBER_OPERATIONS, SERVER_OPERATIONS, type OperationDefinitions } from './operations.js';
 import type { OperationResponse } from '../server/operation-schemas.js';
 
 export { OperationClient } from './operation-client.js';
 export type { ConsultClientOptions, OperationMethod, RequestOptions } from './operation-client.js';
 export { OPERATIONS } from './operations.js';
-export type { HttpMethod, MemberOperationName, Operation, OperationName } from './operations.js';
+export type { Caller, HttpMethod, MemberOperationName, Operation, OperationName } from './operations.js';
 export type { FetchInit, FetchLike, FetchResponse } from './transport.js';
 
 /** A method for each of the 20 operations, answering the service's own records. */
@@ -29,6 +29,7 @@ export interface ConsultClient extends ConsultClientMethods {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ConsultClient extends OperationClient {
   static {
-    this.defineOperations(OPERATIONS.map(({ name }) => name));
+    this.defineOperations(SERVER_OPERATIONS, 'server');
+    this.defineOperations(MEMBER_OPERATIONS, 'member');
   }
 }

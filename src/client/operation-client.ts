@@ -7,9 +7,11 @@
 import { TokenManager, type TokenProvider } from './auth.js';
 import { ApiError } from './errors.js';
 import {
-  OPERATION_DEFINITIONS,
-  operation,
+  CREATE_ACCESS_TOKEN,
+  toOperation,
+  type Caller,
   type Operation,
+  type OperationDefinition,
   type OperationDefinitions,
   type OperationName,
   type RequestInput,
@@ -117,7 +119,7 @@ export class OperationClient {
       this.#tokens = new TokenManager(options.tokenProvider, tokenOptions);
     } else if (apiKey !== undefined) {
       const body = subPartnerName === undefined ? { apiKey } : { apiKey, subPartnerName };
-      const exchange = operation('createAccessToken');
+      const exchange = toOperation('createAccessToken', CREATE_ACCESS_TOKEN, 'server');
       this.#tokens = new TokenManager(async (signal) => {
         const requestedAt = this.#now();
         const grant = (await this.call(exchange, { body }, signal ? { signal } : {})) as AccessToken;
@@ -194,14 +196,17 @@ export class OperationClient {
   }
 
   /**
-   * Gives the class one method per named operation, as the table says: the method's arguments make
-   * the request, and the argument after them is its `RequestOptions`. A subclass calls it once, in
-   * a static block, and declares the methods' types beside it.
+   * Gives the class one method per row of `definitions`, as the row says: the method's arguments
+   * make the request, and the argument after them is its `RequestOptions`. A subclass calls it once,
+   * in a static block, and declares the methods' types beside it.
    */
-  protected static defineOperations(names: readonly OperationName[]): void {
-    for (const name of names) {
-      const sent = operation(name);
-      const request = OPERATION_DEFINITIONS[name].request as (...args: unknown[]) => RequestInput;
+  protected static defineOperations(
+    definitions: Partial<Record<OperationName, OperationDefinition>>,
+    caller: Caller,
+  ): void {
+    for (const [name, definition] of Object.entries(definitions) as [OperationName, OperationDefinition][]) {
+      const sent = toOperation(name, definition, caller);
+      const request = definition.request as (...args: unknown[]) => RequestInput;
       const arity = request.length;
       Object.defineProperty(this.prototype, name, {
         configurable: true,

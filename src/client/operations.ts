@@ -1,11 +1,12 @@
 /**
  * The 20 operations of the service (spec section 4), each named here once: its method, its path,
- * what kind of call it is, who may make it, and how a client method's arguments make its request.
- * Everything else is derived from this table: the methods of `ConsultClient` (all 20) and of the
+ * what kind of call it is, who may make it (the member's block or the server's), and how a client
+ * method's arguments make its request. Everything else is derived from this table: the methods of `ConsultClient` (all 20) and of the
  * browser's `SessionClient` (the member's), the OpenAPI document (src/sandbox/openapi.ts, with the
  * schemas of src/server/operation-schemas.ts keyed by the same names) and `OPERATIONS`.
  *
- * Plain data with no schemas, because it ships in the browser bundle. Each row's comment is the
+ * Plain data with no schemas, because it ships in the browser bundle; the browser's client takes
+ * only the member's block, so the server's rows stay out of it. Each row's comment is the
  * documentation a partner's editor shows on the client's method of that name.
  */
 import type {
@@ -33,7 +34,7 @@ export interface RequestInput {
   body?: unknown;
 }
 
-/** One row of {@link OPERATION_DEFINITIONS}. */
+/** One row of the table: of {@link MEMBER_OPERATIONS} or {@link SERVER_OPERATIONS}. */
 export interface OperationDefinition {
   /** Operation number in spec section 4. */
   readonly number: number;
@@ -47,11 +48,6 @@ export interface OperationDefinition {
    */
   readonly kind: 'read' | 'create' | 'token';
   /**
-   * `member`: the partner's proxy forwards it for the signed-in member, so a browser may call it
-   * (docs/architecture.md 2.1). `server`: only the partner's server, with the API key.
-   */
-  readonly caller: 'member' | 'server';
-  /**
    * The method's arguments, before its `RequestOptions`, as the request's parts. Its parameter
    * names and types are the method's. No defaults or rest parameters: its `length` says where the
    * options are.
@@ -59,70 +55,18 @@ export interface OperationDefinition {
   readonly request: (...args: never[]) => RequestInput;
 }
 
-/** The operations by client method name, in spec order. */
-export const OPERATION_DEFINITIONS = {
-  /** Operation 1: exchange an API key for an access token (sent without Authorization). */
-  createAccessToken: {
-    number: 1,
-    method: 'POST',
-    path: '/partner/authorization/token',
-    kind: 'token',
-    caller: 'server',
-    request: (body: CreateAccessTokenRequest) => ({ body }),
-  },
-  /** Operation 2: create a user account. */
-  createUser: {
-    number: 2,
-    method: 'POST',
-    path: '/user',
-    kind: 'create',
-    caller: 'server',
-    request: (body: CreateUserRequest) => ({ body }),
-  },
+/**
+ * The operations the partner's proxy forwards for the signed-in member (docs/architecture.md 2.1),
+ * which a browser may call: the browser's client carries only these rows.
+ */
+export const MEMBER_OPERATIONS = {
   /** Operation 3: get a user account. */
   getUser: {
     number: 3,
     method: 'GET',
     path: '/user/{userId}',
     kind: 'read',
-    caller: 'member',
     request: (userId: string) => ({ params: { userId } }),
-  },
-  /** Operation 4: update a user account. */
-  updateUser: {
-    number: 4,
-    method: 'PUT',
-    path: '/user/{userId}',
-    kind: 'read',
-    caller: 'server',
-    request: (userId: string, body: UpdateUserRequest) => ({ params: { userId }, body }),
-  },
-  /** Operation 5: search user accounts by `uniqueId` in the query. */
-  searchUsersByQuery: {
-    number: 5,
-    method: 'GET',
-    path: '/user/search',
-    kind: 'read',
-    caller: 'server',
-    request: (uniqueId: string) => ({ query: { uniqueId } }),
-  },
-  /** Operation 6: search user accounts by body. */
-  searchUsersByBody: {
-    number: 6,
-    method: 'POST',
-    path: '/user/search',
-    kind: 'read',
-    caller: 'server',
-    request: (body: SearchUsersRequest) => ({ body }),
-  },
-  /** Operation 7: create a subscription for a user (without a body: starting now, for the partner's term). */
-  createSubscription: {
-    number: 7,
-    method: 'POST',
-    path: '/user/{userId}/subscription',
-    kind: 'create',
-    caller: 'server',
-    request: (userId: string, body?: CreateSubscriptionRequest) => ({ params: { userId }, body: body ?? {} }),
   },
   /** Operation 8: get all subscriptions of a user. */
   getUserSubscriptions: {
@@ -130,7 +74,6 @@ export const OPERATION_DEFINITIONS = {
     method: 'GET',
     path: '/user/{userId}/subscriptions',
     kind: 'read',
-    caller: 'member',
     request: (userId: string) => ({ params: { userId } }),
   },
   /** Operation 9: get a subscription. */
@@ -139,7 +82,6 @@ export const OPERATION_DEFINITIONS = {
     method: 'GET',
     path: '/user/{userId}/subscription/{subscriptionId}',
     kind: 'read',
-    caller: 'member',
     request: (userId: string, subscriptionId: string) => ({ params: { userId, subscriptionId } }),
   },
   /** Operation 10: get the renewal history of a subscription. */
@@ -148,7 +90,6 @@ export const OPERATION_DEFINITIONS = {
     method: 'GET',
     path: '/user/{userId}/subscription/{subscriptionId}/history',
     kind: 'read',
-    caller: 'member',
     request: (userId: string, subscriptionId: string) => ({ params: { userId, subscriptionId } }),
   },
   /** Operation 11: create a consultation. */
@@ -157,7 +98,6 @@ export const OPERATION_DEFINITIONS = {
     method: 'POST',
     path: '/consultation',
     kind: 'create',
-    caller: 'member',
     request: (body: CreateConsultationRequest) => ({ body }),
   },
   /** Operation 12: get a consultation. */
@@ -166,7 +106,6 @@ export const OPERATION_DEFINITIONS = {
     method: 'GET',
     path: '/consultation/{consultationId}',
     kind: 'read',
-    caller: 'member',
     request: (consultationId: string) => ({ params: { consultationId } }),
   },
   /** Operation 13: add a follow-up question to a consultation. */
@@ -175,7 +114,6 @@ export const OPERATION_DEFINITIONS = {
     method: 'POST',
     path: '/consultation/{consultationId}',
     kind: 'create',
-    caller: 'member',
     request: (consultationId: string, body: AddFollowUpRequest) => ({ params: { consultationId }, body }),
   },
   /** Operation 14: get all consultations of a user. */
@@ -184,35 +122,7 @@ export const OPERATION_DEFINITIONS = {
     method: 'GET',
     path: '/user/{userId}/case-history',
     kind: 'read',
-    caller: 'member',
     request: (userId: string) => ({ params: { userId } }),
-  },
-  /** Operation 15: register a webhook. */
-  createWebhook: {
-    number: 15,
-    method: 'POST',
-    path: '/webhook',
-    kind: 'create',
-    caller: 'server',
-    request: (body: CreateWebhookRequest) => ({ body }),
-  },
-  /** Operation 16: delete a webhook. */
-  deleteWebhook: {
-    number: 16,
-    method: 'DELETE',
-    path: '/webhook/{webhookId}',
-    kind: 'read',
-    caller: 'server',
-    request: (webhookId: string) => ({ params: { webhookId } }),
-  },
-  /** Operation 17: format a webhook event from an arbitrary object. */
-  formatWebhookEvent: {
-    number: 17,
-    method: 'POST',
-    path: '/webhook/format-event',
-    kind: 'read',
-    caller: 'server',
-    request: (payload: FormatWebhookEventRequest) => ({ body: payload }),
   },
   /** Operation 18: start a health navigator conversation for a user. */
   startNavigatorConversation: {
@@ -220,7 +130,6 @@ export const OPERATION_DEFINITIONS = {
     method: 'POST',
     path: '/v2/health-navigator/users/{userId}/conversations',
     kind: 'create',
-    caller: 'member',
     request: (userId: string, body?: StartNavigatorConversationRequest) => ({
       params: { userId },
       body: body ?? {},
@@ -232,7 +141,6 @@ export const OPERATION_DEFINITIONS = {
     method: 'POST',
     path: '/v2/health-navigator/messages',
     kind: 'create',
-    caller: 'member',
     request: (body: SendNavigatorMessageRequest) => ({ body }),
   },
   /** Operation 20: create a prescription request. */
@@ -241,18 +149,103 @@ export const OPERATION_DEFINITIONS = {
     method: 'POST',
     path: '/prescription',
     kind: 'create',
-    caller: 'member',
     request: (body: CreatePrescriptionRequest) => ({ body }),
   },
 } as const satisfies Record<string, OperationDefinition>;
+
+/**
+ * Operation 1, a constant of its own: every client with an API key exchanges it with this, and a
+ * browser's client, which has none, need not carry the rest of the server's rows for it.
+ */
+export const CREATE_ACCESS_TOKEN = {
+  number: 1,
+  method: 'POST',
+  path: '/partner/authorization/token',
+  kind: 'token',
+  request: (body: CreateAccessTokenRequest) => ({ body }),
+} as const satisfies OperationDefinition;
+
+/** The operations only the partner's server makes, with the API key. */
+export const SERVER_OPERATIONS = {
+  /** Operation 1: exchange an API key for an access token (sent without Authorization). */
+  createAccessToken: CREATE_ACCESS_TOKEN,
+  /** Operation 2: create a user account. */
+  createUser: {
+    number: 2,
+    method: 'POST',
+    path: '/user',
+    kind: 'create',
+    request: (body: CreateUserRequest) => ({ body }),
+  },
+  /** Operation 4: update a user account. */
+  updateUser: {
+    number: 4,
+    method: 'PUT',
+    path: '/user/{userId}',
+    kind: 'read',
+    request: (userId: string, body: UpdateUserRequest) => ({ params: { userId }, body }),
+  },
+  /** Operation 5: search user accounts by `uniqueId` in the query. */
+  searchUsersByQuery: {
+    number: 5,
+    method: 'GET',
+    path: '/user/search',
+    kind: 'read',
+    request: (uniqueId: string) => ({ query: { uniqueId } }),
+  },
+  /** Operation 6: search user accounts by body. */
+  searchUsersByBody: {
+    number: 6,
+    method: 'POST',
+    path: '/user/search',
+    kind: 'read',
+    request: (body: SearchUsersRequest) => ({ body }),
+  },
+  /** Operation 7: create a subscription for a user (without a body: starting now, for the partner's term). */
+  createSubscription: {
+    number: 7,
+    method: 'POST',
+    path: '/user/{userId}/subscription',
+    kind: 'create',
+    request: (userId: string, body?: CreateSubscriptionRequest) => ({ params: { userId }, body: body ?? {} }),
+  },
+  /** Operation 15: register a webhook. */
+  createWebhook: {
+    number: 15,
+    method: 'POST',
+    path: '/webhook',
+    kind: 'create',
+    request: (body: CreateWebhookRequest) => ({ body }),
+  },
+  /** Operation 16: delete a webhook. */
+  deleteWebhook: {
+    number: 16,
+    method: 'DELETE',
+    path: '/webhook/{webhookId}',
+    kind: 'read',
+    request: (webhookId: string) => ({ params: { webhookId } }),
+  },
+  /** Operation 17: format a webhook event from an arbitrary object. */
+  formatWebhookEvent: {
+    number: 17,
+    method: 'POST',
+    path: '/webhook/format-event',
+    kind: 'read',
+    request: (payload: FormatWebhookEventRequest) => ({ body: payload }),
+  },
+} as const satisfies Record<string, OperationDefinition>;
+
+/** All 20 operations by client method name. */
+export const OPERATION_DEFINITIONS = { ...SERVER_OPERATIONS, ...MEMBER_OPERATIONS };
 
 export type OperationDefinitions = typeof OPERATION_DEFINITIONS;
 export type OperationName = keyof OperationDefinitions;
 
 /** The operations the partner's proxy forwards for a member, which the browser's client offers. */
-export type MemberOperationName = {
-  [N in OperationName]: OperationDefinitions[N]['caller'] extends 'member' ? N : never;
-}[OperationName];
+export type MemberOperationName = keyof typeof MEMBER_OPERATIONS;
+
+/** Who may call an operation: a member's browser through the proxy, or only the partner's server. */
+export type Caller = 'member' | 'server';
 
 /** An operation with what the client needs to send it: one of {@link OPERATIONS}. */
 export interface Operation {
@@ -269,13 +262,15 @@ export interface Operation {
   readonly creates: boolean;
   /** Safe to repeat without an idempotency key: reads, PUT, DELETE and the read-only POSTs. */
   readonly retrySafe: boolean;
-  /** Who may call it: a member's browser through the proxy, or only the partner's server. */
-  readonly caller: 'member' | 'server';
+  readonly caller: Caller;
 }
 
-/** The operation of that name, as the client sends it. */
-export function operation(name: OperationName): Operation {
-  const { number, method, path, kind, caller } = OPERATION_DEFINITIONS[name];
+/** A row of the table as the client sends it. */
+export function toOperation(
+  name: OperationName,
+  { number, method, path, kind }: OperationDefinition,
+  caller: Caller,
+): Operation {
   return {
     name,
     number,
@@ -289,11 +284,9 @@ export function operation(name: OperationName): Operation {
 }
 
 /** The 20 operations, in spec order; the proxy and tests enumerate them. */
-export const OPERATIONS: readonly Operation[] = /* @__PURE__ */ (
-  Object.keys(OPERATION_DEFINITIONS) as OperationName[]
-).map(operation);
-
-/** The names of the operations a member's browser may call. */
-export const MEMBER_OPERATION_NAMES = /* @__PURE__ */ (
-  Object.keys(OPERATION_DEFINITIONS) as OperationName[]
-).filter((name): name is MemberOperationName => OPERATION_DEFINITIONS[name].caller === 'member');
+export const OPERATIONS: readonly Operation[] = /* @__PURE__ */ (() =>
+  (Object.keys(OPERATION_DEFINITIONS) as OperationName[])
+    .map((name) =>
+      toOperation(name, OPERATION_DEFINITIONS[name], name in MEMBER_OPERATIONS ? 'member' : 'server'),
+    )
+    .sort((a, b) => a.number - b.number))();
