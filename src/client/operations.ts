@@ -201,7 +201,7 @@ export const SERVER_OPERATIONS = {
     kind: 'read',
     request: (body: SearchUsersRequest) => ({ body }),
   },
-  /** Operation 7: create a subscription for a user (without a body: starting now, for the partner's term). */
+  /** Operation 7: create a subscription for a user. */
   createSubscription: {
     number: 7,
     method: 'POST',
