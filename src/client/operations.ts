@@ -236,7 +236,10 @@ export const SERVER_OPERATIONS = {
 } as const satisfies Record<string, OperationDefinition>;
 
 /** All 20 operations by client method name. */
-export const OPERATION_DEFINITIONS = { ...SERVER_OPERATIONS, ...MEMBER_OPERATIONS };
+export const OPERATION_DEFINITIONS: typeof SERVER_OPERATIONS & typeof MEMBER_OPERATIONS = {
+  ...SERVER_OPERATIONS,
+  ...MEMBER_OPERATIONS,
+};
 
 export type OperationDefinitions = typeof OPERATION_DEFINITIONS;
 export type OperationName = keyof OperationDefinitions;

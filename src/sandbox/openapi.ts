@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { OPERATIONS, type OperationName } from '../client/operations.js';
-import { OPERATION_SCHEMAS, type OperationSchemas } from '../server/operation-schemas.js';
+import { OPERATION_SCHEMAS, schemaNamed, type OperationSchemas } from '../server/operation-schemas.js';
 import * as schemas from '../server/schemas.js';
 
 type Schema = z.ZodType;
@@ -61,13 +61,6 @@ function componentName(schema: Schema): string {
   return found[0];
 }
 
-/** The response's component, and whether the response is a list of it. */
-function responseOf(schema: Schema | undefined): Pick<Operation, 'response' | 'list'> {
-  if (schema === undefined) return {};
-  if (schema instanceof z.ZodArray) return { response: componentName(schema.element as Schema), list: true };
-  return { response: componentName(schema) };
-}
-
 /**
  * The 20 operations of spec section 4, in its order: the operations table (src/client/operations.ts)
  * with each one's schemas (src/server/operation-schemas.ts).
@@ -80,8 +73,9 @@ export const OPERATION_TABLE: readonly Operation[] = OPERATIONS.map(
       path,
       operationId: name,
       summary,
-      ...(described.request ? { request: componentName(described.request) } : {}),
-      ...responseOf(described.response),
+      ...(described.request ? { request: componentName(schemaNamed(described.request)) } : {}),
+      ...(described.response ? { response: componentName(schemaNamed(described.response)) } : {}),
+      ...(described.list ? { list: true } : {}),
       ...(described.status === undefined ? {} : { status: described.status }),
       ...(described.query === undefined ? {} : { query: described.query }),
       ...(creates ? { idempotent: true } : {}),
