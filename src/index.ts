@@ -19,7 +19,8 @@ export type {
   SurveyOption,
   SurveyQuestion,
 } from './elements/prescription-request/survey.js';
-export { ConsultElement, SessionElement } from './elements/shared/consult-element.js';
+export { ConsultElement } from './elements/shared/consult-element.js';
+export { SessionElement } from './elements/shared/session-element.js';
 export {
   SessionManager,
   type SessionGrant,

@@ -1,33 +1,17 @@
 /**
  * The browser surface: what the partner's proxy sends a member's browser, and nothing more. The
  * proxy's views are projections of the upstream types (fields the elements do not need never reach
- * a browser), so a browser must not be promised the upstream types. `src/proxy/schemas.ts` proves
- * at compile time that the proxy's zod schemas produce exactly these types.
+ * a browser), so a browser must not be promised the upstream types. These types are inferred from
+ * the proxy's own schemas (src/proxy/schemas.ts, type-only), the ones that make the projections, so
+ * the two cannot differ.
  */
-import type { RequestOptions } from './client.js';
-import type {
-  AddFollowUpRequest,
-  Consultation,
-  CreateConsultationRequest,
-  CreatePrescriptionRequest,
-  NavigatorConversation,
-  NavigatorReply,
-  SendNavigatorMessageRequest,
-  UserStatus,
-  WebhookEventType,
-} from './types.js';
+import type * as z from 'zod/mini';
+import type * as views from '../proxy/schemas.js';
+import type { OperationMethod } from './operation-client.js';
+import type { MemberOperationName, OperationDefinitions } from './operations.js';
 
 /** The signed-in member, as `POST {base}/session` and `GET {base}/user/{me}` describe them. */
-export interface MemberView {
-  id: string;
-  uniqueId?: string;
-  firstName?: string;
-  lastName?: string;
-  /** ISO 639-1; the elements' language when nothing nearer sets one. */
-  language: string;
-  physicianCountry?: string;
-  userStatus?: UserStatus;
-}
+export type MemberView = z.output<typeof views.MemberView>;
 
 /** What `POST {base}/session` answers, and what a host's `tokenProvider` returns. */
 export interface SessionGrant {
@@ -38,74 +22,29 @@ export interface SessionGrant {
 }
 
 /** One of the member's subscriptions. */
-export interface SubscriptionView {
-  subscriptionId: string;
-  userId: string;
-  /** 1 while now is between start and end and it is not canceled. */
-  active: 0 | 1;
-  startSubscription: string;
-  endSubscription: string;
-  canceledAt?: string;
-  renewFrom?: string;
-}
+export type SubscriptionView = z.output<typeof views.SubscriptionView>;
 
 /** A consultation with its questions, answers and professionals: passed through as the upstream sends it. */
-export type ConsultationView = Consultation;
-export type ConversationView = NavigatorConversation;
-export type ReplyView = NavigatorReply;
+export type ConsultationView = z.output<typeof views.ConsultationView>;
+export type ConversationView = z.output<typeof views.ConversationView>;
+export type ReplyView = z.output<typeof views.ReplyView>;
 
 /** A prescription request, without the indication survey the member sent. */
-export interface PrescriptionView {
-  prescriptionId: string;
-  userId: string;
-  /** `received`, `inReview`, `approved` or `declined` today; a newer upstream may add others. */
-  status: string;
-  createdAt: string;
-}
+export type PrescriptionView = z.output<typeof views.PrescriptionView>;
 
 /** The data of a `consultation` event on `GET {base}/events`: a hint to re-read, never the record. */
-/** What a `consultation` event says happened: a known webhook type, or any other change. */
-export type ConsultationEventType = WebhookEventType | 'consultationChanged';
+export type ConsultationEvent = z.output<typeof views.BrowserEvent>;
 
-export interface ConsultationEvent {
-  type: ConsultationEventType;
-  consultationId: string;
-  status: string;
-}
+/** What a `consultation` event says happened: a known webhook type, or any other change. */
+export type ConsultationEventType = ConsultationEvent['type'];
+
+/** What the proxy answers a member for operation `N`. */
+export type MemberResponse<N extends MemberOperationName> = z.output<(typeof views.MEMBER_VIEWS)[N]>;
 
 /**
  * The typed client as a browser sees it through the proxy: the operations the proxy forwards, each
  * answering the proxy's view. `<consult-session>`'s `client` is one (src/session/session-client.ts).
  */
-export interface BrowserClient {
-  getUser(userId: string, options?: RequestOptions): Promise<MemberView>;
-  getUserSubscriptions(userId: string, options?: RequestOptions): Promise<SubscriptionView[]>;
-  getSubscription(
-    userId: string,
-    subscriptionId: string,
-    options?: RequestOptions,
-  ): Promise<SubscriptionView>;
-  getSubscriptionHistory(
-    userId: string,
-    subscriptionId: string,
-    options?: RequestOptions,
-  ): Promise<SubscriptionView[]>;
-  createConsultation(body: CreateConsultationRequest, options?: RequestOptions): Promise<ConsultationView>;
-  getConsultation(consultationId: string, options?: RequestOptions): Promise<ConsultationView>;
-  addConsultationFollowUp(
-    consultationId: string,
-    body: AddFollowUpRequest,
-    options?: RequestOptions,
-  ): Promise<ConsultationView>;
-  getCaseHistory(userId: string, options?: RequestOptions): Promise<ConsultationView[]>;
-  startNavigatorConversation(
-    userId: string,
-    body?: Record<string, unknown>,
-    options?: RequestOptions,
-  ): Promise<ConversationView>;
-  sendNavigatorMessage(body: SendNavigatorMessageRequest, options?: RequestOptions): Promise<ReplyView>;
-  createPrescriptionRequest(
-    body: CreatePrescriptionRequest,
-    options?: RequestOptions,
-  ): Promise<PrescriptionView>;
-}
+export type BrowserClient = {
+  [N in keyof Pick<OperationDefinitions, MemberOperationName>]: OperationMethod<N, MemberResponse<N>>;
+};

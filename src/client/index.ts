@@ -1,12 +1,15 @@
 /** The typed client: classes, the operation table and types. Importing it has no side effects. */
 export { ConsultClient, OPERATIONS } from './client.js';
 export type {
+  ConsultClientMethods,
   ConsultClientOptions,
   FetchInit,
   FetchLike,
   FetchResponse,
   HttpMethod,
+  MemberOperationName,
   Operation,
+  OperationMethod,
   OperationName,
   RequestOptions,
 } from './client.js';

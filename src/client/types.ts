@@ -1,39 +1,26 @@
 /**
- * Resource and request types of the partner health consultation service.
+ * Resource and request types of the partner health consultation service, inferred from the zod
+ * schemas that validate and document them (src/server/schemas.ts): written once, there. The
+ * imports are type-only, so nothing here loads zod; a TypeScript project that reads these types
+ * resolves them through zod's type declarations.
  *
  * Field tables follow spec sections 2 (resources) and 4 (request bodies). Where the spec says
  * "not shown", the shape is the one docs/architecture.md section 3 chose; those are marked (ours).
  */
+import type { z } from 'zod';
+import type * as schemas from '../server/schemas.js';
 
 /** User account status (spec 2.1). */
-export type UserStatus = 'activeUser' | 'pendingActivation' | 'deactivatedUser';
+export type UserStatus = z.infer<typeof schemas.UserStatusSchema>;
 
 /** Gender values the service accepts (spec 2.1). */
-export type Gender = 'male' | 'other' | 'female';
+export type Gender = z.infer<typeof schemas.GenderSchema>;
 
 /** A person who can use a configured service (spec 2.1). */
-export interface User {
-  id: string;
-  uniqueId?: string;
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  /** E.164, for example `+447700900123`. */
-  phone?: string;
-  dateOfBirth?: string;
-  gender?: Gender;
-  language: string;
-  country?: string;
-  location: string;
-  origin: string;
-  physicianCountry: string;
-  partnerName: string;
-  associatedAccounts?: number;
-  userStatus?: UserStatus;
-}
+export type User = z.infer<typeof schemas.UserSchema>;
 
 /** Consultation workflow states (spec 3; transitions are ours, docs/architecture.md 3). */
-export type ConsultationStatus = 'open' | 'claimed' | 'resolved' | 'canceled' | 'closed';
+export type ConsultationStatus = z.infer<typeof schemas.ConsultationStatusSchema>;
 
 /** States after which no follow-up is accepted. */
 export const FINAL_CONSULTATION_STATUSES: readonly ConsultationStatus[] = ['canceled', 'closed'];
@@ -44,49 +31,19 @@ export const MAX_QUESTIONS_PER_CONSULTATION = 3;
 /** Longest question accepted, in characters (ours). */
 export const MAX_QUESTION_LENGTH = 2000;
 
-export interface ProfessionalLicense {
-  licenseNumber: string;
-  countries: string[];
-}
+export type ProfessionalLicense = z.infer<typeof schemas.ProfessionalLicenseSchema>;
 
 /** The professional who answered (spec 2.2). */
-export interface Professional {
-  name: string;
-  title: string;
-  specialties: string[];
-  licenses: ProfessionalLicense[];
-  profileUrl?: string;
-}
+export type Professional = z.infer<typeof schemas.ProfessionalSchema>;
 
 /** One question with, when available, its answer (spec 2.2). */
-export interface QuestionItem {
-  question: string;
-  answer?: string;
-  attachments?: string[];
-  professional?: Professional;
-}
+export type QuestionItem = z.infer<typeof schemas.QuestionItemSchema>;
 
 /** A member's medical question and its workflow (spec 2.2). */
-export interface Consultation {
-  consultationId: string;
-  userId: string;
-  status: ConsultationStatus;
-  createdAt: string;
-  questions: QuestionItem[];
-}
+export type Consultation = z.infer<typeof schemas.ConsultationSchema>;
 
 /** A period of access to the service (spec 2.3). */
-export interface Subscription {
-  subscriptionId: string;
-  userId: string;
-  /** 1 while active, else 0. */
-  active: 0 | 1;
-  startSubscription: string;
-  endSubscription: string;
-  createdAt: string;
-  canceledAt?: string;
-  renewFrom?: string;
-}
+export type Subscription = z.infer<typeof schemas.SubscriptionSchema>;
 
 /** Event types: `questionResolved` is the spec's; the others are ours (docs/architecture.md 3). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -99,138 +56,45 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** An asynchronous event (spec 2.4). */
-export interface WebhookEvent {
-  type: string;
-  caseId: string;
-  userId: string;
-}
+export type WebhookEvent = z.infer<typeof schemas.WebhookEventSchema>;
 
 /** A stored webhook registration (ours: the spec shows only its id in the delete path). */
-export interface Webhook {
-  webhookId: string;
-  url: string;
-  events: WebhookEventType[];
-  /** Signing secret, `whsec_…`, returned once when the webhook is created (Standard Webhooks). */
-  secret?: string;
-  createdAt: string;
-}
+export type Webhook = z.infer<typeof schemas.WebhookSchema>;
 
 /** Response of the token operation (ours). */
-export interface AccessToken {
-  accessToken: string;
-  tokenType: 'Bearer';
-  /** Lifetime in seconds. */
-  expiresIn: number;
-}
+export type AccessToken = z.infer<typeof schemas.AccessTokenSchema>;
 
 /** One message of a health navigator conversation (ours). */
-export interface NavigatorMessage {
-  messageId: string;
-  role: 'member' | 'navigator';
-  /** Plain text from the member; markdown from the navigator. */
-  text: string;
-  createdAt: string;
-  /** Set on a navigator reply that suggests asking a doctor. */
-  suggestsDoctor?: boolean;
-  /** Set on a navigator reply that urges emergency care. */
-  urgent?: boolean;
-}
+export type NavigatorMessage = z.infer<typeof schemas.NavigatorMessageSchema>;
 
 /** A health navigator conversation (ours). */
-export interface NavigatorConversation {
-  conversationId: string;
-  userId: string;
-  createdAt: string;
-  messages: NavigatorMessage[];
-}
+export type NavigatorConversation = z.infer<typeof schemas.NavigatorConversationSchema>;
 
 /** Response of sending a navigator message: the messages it added (ours). */
-export interface NavigatorReply {
-  conversationId: string;
-  messages: NavigatorMessage[];
-}
+export type NavigatorReply = z.infer<typeof schemas.NavigatorReplySchema>;
 
-export type PrescriptionStatus = 'received' | 'inReview' | 'approved' | 'declined';
+export type PrescriptionStatus = z.infer<typeof schemas.PrescriptionStatusSchema>;
 
 /** A prescription request (ours). */
-export interface PrescriptionRequest {
-  prescriptionId: string;
-  userId: string;
-  status: PrescriptionStatus;
-  indicationSurvey?: Record<string, unknown>;
-  createdAt: string;
-}
+export type PrescriptionRequest = z.infer<typeof schemas.PrescriptionRequestSchema>;
 
-// Request bodies (spec 4).
+// Request bodies (spec 4): what a caller may pass, before the service's defaults and trimming.
 
-export interface CreateAccessTokenRequest {
-  apiKey: string;
-  subPartnerName?: string;
-}
-
-export interface CreateUserRequest {
-  uniqueId?: string;
-  language?: string;
-  physicianCountry?: string;
-  phone?: string;
-  email?: string;
-  shouldNotify?: boolean;
-}
-
-export interface UpdateUserRequest {
-  language?: string;
-  physicianCountry?: string;
-  phone?: string;
-  email?: string;
-  shouldNotify?: boolean;
-}
-
-export interface SearchUsersRequest {
-  uniqueId?: string;
-  email?: string;
-}
-
-export interface CreateSubscriptionRequest {
-  subscriptionStartDate?: string;
-  subscriptionEndDate?: string;
-}
-
-export interface CreateConsultationRequest {
-  userId: string;
-  questions: string[];
-}
-
-export interface AddFollowUpRequest {
-  question: string;
-}
-
-export interface CreateWebhookRequest {
-  url: string;
-  events?: WebhookEventType[];
-}
-
-export interface SendNavigatorMessageRequest {
-  conversationId: string;
-  message: string;
-}
-
-export interface CreatePrescriptionRequest {
-  userId: string;
-  indicationSurvey?: Record<string, unknown>;
-}
+export type CreateAccessTokenRequest = z.input<typeof schemas.CreateAccessTokenBody>;
+export type CreateUserRequest = z.input<typeof schemas.CreateUserBody>;
+export type UpdateUserRequest = z.input<typeof schemas.UpdateUserBody>;
+export type SearchUsersRequest = z.input<typeof schemas.SearchUsersBody>;
+export type CreateSubscriptionRequest = z.input<typeof schemas.CreateSubscriptionBody>;
+export type CreateConsultationRequest = z.input<typeof schemas.CreateConsultationBody>;
+export type AddFollowUpRequest = z.input<typeof schemas.AddFollowUpBody>;
+export type CreateWebhookRequest = z.input<typeof schemas.CreateWebhookBody>;
+export type FormatWebhookEventRequest = z.input<typeof schemas.FormatEventBody>;
+export type StartNavigatorConversationRequest = z.input<typeof schemas.StartConversationBody>;
+export type SendNavigatorMessageRequest = z.input<typeof schemas.SendMessageBody>;
+export type CreatePrescriptionRequest = z.input<typeof schemas.CreatePrescriptionBody>;
 
 /** One bad field of a rejected request. `field` is a dotted path such as `questions.3`. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type FieldError = z.infer<typeof schemas.FieldErrorSchema>;
 
 /** Error body, `application/problem+json` (RFC 9457; ours, docs/architecture.md 3). */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  code: string;
-  errors?: FieldError[];
-}
+export type Problem = z.infer<typeof schemas.ProblemSchema>;

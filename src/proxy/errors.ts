@@ -29,7 +29,7 @@ const PASS_THROUGH = {
 /** One of the refusals the elements act on, in the proxy's own words (the same as when the upstream refuses). */
 export function refusal(code: keyof typeof PASS_THROUGH): ProblemError {
   const { status, title, detail } = PASS_THROUGH[code];
-  return new ProblemError(status, code, title, detail);
+  return new ProblemError(status, { code, title, detail });
 }
 
 /**
@@ -63,77 +63,48 @@ export function safeCode(error: ApiError): string {
 
 function translate(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
-  if (!(error instanceof ApiError)) {
-    return new ProblemError(
-      502,
-      'upstream_failed',
-      'Service unavailable',
-      'The consultation service failed.',
-    );
-  }
+  if (!(error instanceof ApiError)) return upstreamFailed();
   if (error.kind === 'timeout') {
-    return new ProblemError(
-      504,
-      'upstream_timeout',
-      'Service timed out',
-      'The consultation service did not answer in time.',
-    );
+    return new ProblemError(504, {
+      code: 'upstream_timeout',
+      title: 'Service timed out',
+      detail: 'The consultation service did not answer in time.',
+    });
   }
   if (error.kind === 'network') {
-    return new ProblemError(
-      502,
-      'upstream_unavailable',
-      'Service unavailable',
-      'The consultation service could not be reached.',
-    );
+    return ProblemError.badGateway({
+      code: 'upstream_unavailable',
+      detail: 'The consultation service could not be reached.',
+    });
   }
   const known = (PASS_THROUGH as Record<string, (typeof PASS_THROUGH)[keyof typeof PASS_THROUGH]>)[
     error.code
   ];
-  if (known) return new ProblemError(known.status, error.code, known.title, known.detail);
+  if (known)
+    return new ProblemError(known.status, { code: error.code, title: known.title, detail: known.detail });
   switch (error.status) {
     case 400:
-      return new ProblemError(
-        400,
-        'invalid_request',
-        'Invalid request',
-        'The consultation service refused the request.',
+      return ProblemError.badRequest({
+        detail: 'The consultation service refused the request.',
         // Field names only, in our words: the upstream's messages may echo what was sent.
-        error.errors.map((e) => ({ field: e.field, message: 'is not valid' })),
-      );
+        errors: error.errors.map((e) => ({ field: e.field, message: 'is not valid' })),
+      });
     case 404:
       return notYours();
     case 422:
-      return new ProblemError(
-        422,
-        'idempotency_key_reused',
-        'Idempotency key reused',
-        'This Idempotency-Key was used with a different request.',
-      );
+      return ProblemError.idempotencyKeyReused();
     case 429: {
       const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
-      return new ProblemError(
-        429,
-        'rate_limited',
-        'Too many requests',
-        'Please wait a moment and try again.',
-        undefined,
-        {
-          'retry-after': String(seconds),
-        },
-      );
+      return ProblemError.tooManyRequests(seconds);
     }
     default:
       // 401 after one refresh and one retry, redirects, 5xx: the proxy's own dependency failed.
-      return new ProblemError(
-        502,
-        'upstream_failed',
-        'Service unavailable',
-        'The consultation service failed.',
-      );
+      return upstreamFailed();
   }
 }
 
+const upstreamFailed = (): ProblemError =>
+  ProblemError.badGateway({ code: 'upstream_failed', detail: 'The consultation service failed.' });
+
 /** The one answer for an unknown id and for another member's record: nothing of it leaks. */
-export const notYours = (): ProblemError =>
-  new ProblemError(404, 'not_found', 'Not found', 'No such record.');
+export const notYours = (): ProblemError => ProblemError.notFound('No such record.');

@@ -36,23 +36,14 @@ export async function once(
 ): Promise<Outcome> {
   if (browserKey === undefined) return create(undefined);
   if (!KEY_PATTERN.test(browserKey)) {
-    throw new ProblemError(
-      400,
-      'invalid_request',
-      'Invalid request',
-      'Idempotency-Key must be 8 to 128 letters, digits or -_.:',
-      [{ field: 'Idempotency-Key', message: 'must be 8 to 128 letters, digits or -_.:' }],
-    );
+    throw ProblemError.badRequest({
+      detail: 'Idempotency-Key must be 8 to 128 letters, digits or -_.:',
+      errors: [{ field: 'Idempotency-Key', message: 'must be 8 to 128 letters, digits or -_.:' }],
+    });
   }
   const recordKey = `idem:${userId}:${browserKey}`;
   const fingerprint = await sha256Hex(`${request.route}\n${canonicalJson(request.body)}`);
-  const reused = () =>
-    new ProblemError(
-      422,
-      'idempotency_key_reused',
-      'Idempotency key reused',
-      'This Idempotency-Key was used with a different request.',
-    );
+  const reused = () => ProblemError.idempotencyKeyReused();
 
   const upstreamKey = (await sha256Hex(`${userId}\n${browserKey}`)).slice(0, 48);
 

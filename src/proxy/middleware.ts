@@ -63,12 +63,11 @@ export const requireJson = createMiddleware(async (c, next) => {
   if (declaresBody(c) && c.req.method !== 'GET') {
     const type = (header(c, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
-      throw new ProblemError(
-        415,
-        'unsupported_media_type',
-        'Unsupported media type',
-        'Request bodies must be JSON, sent with content-type: application/json.',
-      );
+      throw new ProblemError(415, {
+        code: 'unsupported_media_type',
+        title: 'Unsupported media type',
+        detail: 'Request bodies must be JSON, sent with content-type: application/json.',
+      });
     }
   }
   await next();
@@ -110,12 +109,10 @@ export const checkOrigin = (core: ProxyCore) =>
           path: c.req.path,
           code: 'origin_not_allowed',
         });
-        throw new ProblemError(
-          403,
-          'origin_not_allowed',
-          'Forbidden',
-          `Requests from ${named} are not allowed: ${fix}.`,
-        );
+        throw ProblemError.forbidden({
+          code: 'origin_not_allowed',
+          detail: `Requests from ${named} are not allowed: ${fix}.`,
+        });
       }
     }
     await next();
@@ -177,14 +174,7 @@ export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: n
     const oldestIndex = counts.findLastIndex((value) => Number(value ?? 0) > 0);
     const oldest = oldestIndex < 0 ? slice : slice - (oldestIndex + 1) * SLICE_MS;
     const retryAfter = Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000));
-    throw new ProblemError(
-      429,
-      'rate_limited',
-      'Too many requests',
-      'Please wait a moment and try again.',
-      undefined,
-      { 'retry-after': String(retryAfter) },
-    );
+    throw ProblemError.tooManyRequests(retryAfter);
   }
 }
 
@@ -237,14 +227,11 @@ export const requireMember = (core: ProxyCore) =>
     const match = /^Bearer\s+(\S+)$/i.exec(header(c, 'authorization') ?? '');
     const identity = match?.[1] ? await identityOf(core, match[1]) : undefined;
     if (!identity || (await isEnded(core, identity))) {
-      throw new ProblemError(
-        401,
-        match ? 'session_expired' : 'session_required',
-        'Unauthorized',
-        match ? 'The session has expired or is not valid; sign in again.' : 'Sign in to continue.',
-        undefined,
-        { 'www-authenticate': 'Bearer realm="consult"' },
-      );
+      throw ProblemError.unauthorized({
+        code: match ? 'session_expired' : 'session_required',
+        detail: match ? 'The session has expired or is not valid; sign in again.' : 'Sign in to continue.',
+        headers: { 'www-authenticate': 'Bearer realm="consult"' },
+      });
     }
     c.set('member', identity);
     await enforceRateLimit(core, `member:${identity.userId}`, core.limits.perMemberPerMinute);

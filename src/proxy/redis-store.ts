@@ -8,80 +8,11 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { newGeneration } from './generation.js';
+import { withStoreCommands, type StoreClient } from './redis-commands.js';
+import { connectionOptions, type RedisStoreOptions } from './redis-connection.js';
 import { StoreUnavailableError, type ProxyStore } from './store.js';
 
-export interface RedisStoreOptions {
-  /**
-   * `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS); default
-   * `redis://127.0.0.1:6379`. With `sentinels`, only its user, password and db are used: the
-   * primary is the one the Sentinels name.
-   */
-  url?: string;
-  /**
-   * A primary with replicas watched by Redis Sentinel: the Sentinels to ask (`[{ host, port }]`,
-   * two or more), and `name`, the primary's name in their configuration (`sentinel monitor NAME
-   * …`). The store asks them for the current primary, and again after a failover.
-   */
-  sentinels?: readonly { host: string; port: number }[];
-  /** The monitored primary's name, with `sentinels`. */
-  name?: string;
-  /** The Sentinels' own password, when they require one (`requirepass` in sentinel.conf). */
-  sentinelPassword?: string;
-  /** Put before every key and channel, so several deployments can share one Redis. Default `consult:`. */
-  prefix?: string;
-  /**
-   * How long a command may wait for Redis (down, paused, reconnecting) before the request is
-   * answered 503 `store_unavailable`. Default 1000: a request waits for at most one command (after
-   * a command has failed, the next fail at once until Redis answers again), so the answer comes
-   * within 2 s with room to spare under load.
-   */
-  commandTimeoutMs?: number;
-}
-
-/** INCR, and PEXPIRE on the first increment, as one command (sent as EVALSHA once Redis knows it). */
-const INCREMENT_WITH_EXPIRY = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;
-
-/** The generation record, created (never to expire) by the first reader of a Redis that has none. */
-const GENERATION = `
-local current = redis.call('GET', KEYS[1])
-if current then return current end
-redis.call('SET', KEYS[1], ARGV[1])
-return ARGV[1]`;
-
-/**
- * A place among at most ARGV[2] under KEYS[1] (a sorted set of holders scored by when their lease
- * lapses, by Redis's own clock, so the instances' clocks do not matter), in one step: lapsed
- * places are dropped, then the holder is added if it holds one or there is room.
- */
-const ACQUIRE_LEASE = `
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
-  return 0
-end
-redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[3]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1`;
-
-/** Extends a holder's place (the set lives as long as its newest lease). */
-const RENEW_LEASE = `
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[2]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1`;
-
-/** The client with the store's own commands. */
-type StoreClient = Redis & {
-  incrementWithExpiry(key: string, ttlMs: number): Promise<number>;
-  generation(key: string, fresh: string): Promise<string>;
-  acquireLease(key: string, holder: string, limit: number, ttlMs: number): Promise<number>;
-  renewLease(key: string, holder: string, ttlMs: number): Promise<number>;
-};
+export type { RedisStoreOptions } from './redis-connection.js';
 
 export class RedisProxyStore implements ProxyStore {
   readonly #client: StoreClient;
@@ -119,16 +50,12 @@ export class RedisProxyStore implements ProxyStore {
       connection.sentinels
         ? new Redis({ ...connection, ...extra })
         : new Redis(url, { ...connection, ...extra });
-    this.#client = connect({ enableAutoPipelining: true }) as StoreClient;
+    this.#client = withStoreCommands(connect({ enableAutoPipelining: true }));
     this.#client.on('ready', () => {
       this.#downSince = undefined;
       this.#failing = false;
     });
     this.#client.on('close', () => (this.#downSince ??= Date.now()));
-    this.#client.defineCommand('incrementWithExpiry', { numberOfKeys: 1, lua: INCREMENT_WITH_EXPIRY });
-    this.#client.defineCommand('generation', { numberOfKeys: 1, lua: GENERATION });
-    this.#client.defineCommand('acquireLease', { numberOfKeys: 1, lua: ACQUIRE_LEASE });
-    this.#client.defineCommand('renewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
     this.#subscriber = connect();
     // Back after the connection was lost (Redis restarted, a failover): what was published
     // meanwhile never reached this process. Once every channel is subscribed again, the listeners
@@ -355,52 +282,6 @@ function reasonOf(error: unknown): string {
     return 'disconnected';
   if (/^LOADING/.test(message)) return 'loading';
   return error instanceof Error && error.name !== 'Error' ? error.name : 'error';
-}
-
-/**
- * The options both connections share: a command waits at most `timeoutMs`, reconnects come quickly
- * and never stop (recovery needs nobody). With Sentinels, the primary is theirs to name, and a
- * connection that finds itself on a replica (a failover it has not heard of yet: `READONLY`)
- * reconnects to the new primary and sends the command again.
- */
-function connectionOptions(options: RedisStoreOptions, timeoutMs: number): RedisOptions {
-  const common: RedisOptions = {
-    maxRetriesPerRequest: 1,
-    commandTimeout: timeoutMs,
-    retryStrategy: (times) => Math.min(100 * times, 1000),
-  };
-  if (!options.sentinels?.length) return common;
-  if (!options.name)
-    throw new TypeError(
-      "consult-proxy: redisStore({ sentinels }) needs `name`, the primary's name in the Sentinels' configuration.",
-    );
-  const { username, password, db, tls } = parseUrl(options.url ?? 'redis://');
-  return {
-    ...common,
-    sentinels: options.sentinels.map(({ host, port }) => ({ host, port })),
-    name: options.name,
-    ...(username ? { username } : {}),
-    ...(password ? { password } : {}),
-    ...(db ? { db } : {}),
-    ...(tls ? { tls, enableTLSForSentinelMode: true } : {}),
-    ...(options.sentinelPassword ? { sentinelPassword: options.sentinelPassword } : {}),
-    sentinelRetryStrategy: (times) => Math.min(100 * times, 1000),
-    reconnectOnError: (error) => (/^READONLY/.test(error.message) ? 2 : false),
-  };
-}
-
-/** A `redis://` or `rediss://` URL as connection options. */
-function parseUrl(url: string): RedisOptions {
-  const parsed = new URL(url);
-  const db = Number(parsed.pathname.slice(1) || 0);
-  return {
-    ...(parsed.hostname ? { host: parsed.hostname } : {}),
-    ...(parsed.port ? { port: Number(parsed.port) } : {}),
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(db ? { db } : {}),
-    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
-  };
 }
 
 /** How often a store on Sentinels checks that its connection is still on the primary. */

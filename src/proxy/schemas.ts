@@ -10,7 +10,8 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { MAX_QUESTION_LENGTH, MAX_QUESTIONS_PER_CONSULTATION, WEBHOOK_EVENT_TYPES } from '../client/types.js';
-import type * as browser from '../client/browser-types.js';
+import type { $ZodType } from 'zod/v4/core';
+import type { MemberOperationName } from '../client/operations.js';
 import type * as upstream from '../server/schemas.js';
 
 // zod/mini says only "Invalid input" until a locale is chosen; the messages a browser sees stay zod's English.
@@ -153,20 +154,29 @@ export const BrowserEvent = z.object({
   status: z.string(),
 });
 
-// One contract between proxy and browser: the views above produce exactly the browser's wire types
-// (src/client/browser-types.ts), field for field, so neither can drift without tsc saying so; and the
-// schemas this file repeats from the sandbox's take and give the same types as those.
+/**
+ * What the proxy answers a member for each operation it forwards: the browser's types are these
+ * schemas' outputs (src/client/browser-types.ts), and the keys are exactly the operations table's
+ * member operations (src/client/operations.ts).
+ */
+export const MEMBER_VIEWS = {
+  getUser: MemberView,
+  getUserSubscriptions: z.array(SubscriptionView),
+  getSubscription: SubscriptionView,
+  getSubscriptionHistory: z.array(SubscriptionView),
+  createConsultation: ConsultationView,
+  getConsultation: ConsultationView,
+  addConsultationFollowUp: ConsultationView,
+  getCaseHistory: z.array(ConsultationView),
+  startNavigatorConversation: ConversationView,
+  sendNavigatorMessage: ReplyView,
+  createPrescriptionRequest: PrescriptionView,
+} satisfies { [N in MemberOperationName]: $ZodType };
+
+// The schemas this file repeats from the sandbox's take and give the same types as those
+// (test/node/proxy-schemas.test.ts checks that they decide alike).
 type Exactly<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Assert<T extends true> = T;
-export type _ViewsAreTheBrowserContract = [
-  Assert<Exactly<z.output<typeof MemberView>, browser.MemberView>>,
-  Assert<Exactly<z.output<typeof SubscriptionView>, browser.SubscriptionView>>,
-  Assert<Exactly<z.output<typeof ConsultationView>, browser.ConsultationView>>,
-  Assert<Exactly<z.output<typeof ConversationView>, browser.ConversationView>>,
-  Assert<Exactly<z.output<typeof ReplyView>, browser.ReplyView>>,
-  Assert<Exactly<z.output<typeof PrescriptionView>, browser.PrescriptionView>>,
-  Assert<Exactly<z.output<typeof BrowserEvent>, browser.ConsultationEvent>>,
-];
 export type _RepeatedSchemasMatchTheSandboxs = [
   Assert<Exactly<z.output<typeof ConsultationView>, z.output<typeof upstream.ConsultationSchema>>>,
   Assert<Exactly<z.output<typeof ConversationView>, z.output<typeof upstream.NavigatorConversationSchema>>>,

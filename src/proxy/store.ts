@@ -11,8 +11,11 @@ export const STORE_RETRY_AFTER_SECONDS = 2;
  */
 export class StoreUnavailableError extends ProblemError {
   constructor(readonly reason: string) {
-    super(503, 'store_unavailable', 'Service unavailable', 'Please try again in a moment.', undefined, {
-      'retry-after': String(STORE_RETRY_AFTER_SECONDS),
+    super(503, {
+      code: 'store_unavailable',
+      title: 'Service unavailable',
+      detail: 'Please try again in a moment.',
+      headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) },
     });
     this.name = 'StoreUnavailableError';
   }

@@ -43,19 +43,10 @@ export const faults = (core: SandboxCore, random: () => number) =>
     const { latencyMs, errorRate, rateLimitRate } = core.faults;
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (rateLimitRate > 0 && random() < rateLimitRate) {
-      throw new ProblemError(
-        429,
-        'rate_limited',
-        'Too many requests',
-        'Slow down and retry after a second.',
-        undefined,
-        {
-          'retry-after': '1',
-        },
-      );
+      throw ProblemError.tooManyRequests(1, { detail: 'Slow down and retry after a second.' });
     }
     if (errorRate > 0 && random() < errorRate) {
-      throw new ProblemError(503, 'sandbox_fault', 'Service unavailable', 'A fault injected by the sandbox.');
+      throw ProblemError.unavailable({ code: 'sandbox_fault', detail: 'A fault injected by the sandbox.' });
     }
     await next();
   });
@@ -67,37 +58,28 @@ export const requireToken = (core: SandboxCore) =>
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const challenge = { 'www-authenticate': 'Bearer realm="partner-health", error="invalid_token"' };
     if (!match) {
-      throw new ProblemError(
-        401,
-        'missing_token',
-        'Unauthorized',
-        'Send an access token as "Authorization: Bearer <token>".',
-        undefined,
-        {
+      throw ProblemError.unauthorized({
+        code: 'missing_token',
+        detail: 'Send an access token as "Authorization: Bearer <token>".',
+        headers: {
           'www-authenticate': 'Bearer realm="partner-health"',
         },
-      );
+      });
     }
     const session = core.tokens.get(match[1] ?? '');
     if (!session)
-      throw new ProblemError(
-        401,
-        'invalid_token',
-        'Unauthorized',
-        'The access token is not known.',
-        undefined,
-        challenge,
-      );
+      throw ProblemError.unauthorized({
+        code: 'invalid_token',
+        detail: 'The access token is not known.',
+        headers: challenge,
+      });
     if (session.expiresAt <= core.clock.now()) {
       core.tokens.delete(session.token);
-      throw new ProblemError(
-        401,
-        'token_expired',
-        'Unauthorized',
-        'The access token has expired.',
-        undefined,
-        challenge,
-      );
+      throw ProblemError.unauthorized({
+        code: 'token_expired',
+        detail: 'The access token has expired.',
+        headers: challenge,
+      });
     }
     c.set('partner', session);
     await next();
@@ -121,13 +103,10 @@ export const idempotency = (core: SandboxCore, records: Map<string, IdempotencyR
     const key = c.req.header('idempotency-key');
     if (!key) return next();
     if (key.length > 255) {
-      throw new ProblemError(
-        400,
-        'invalid_request',
-        'Invalid request',
-        'Idempotency-Key must be at most 255 characters.',
-        [{ field: 'Idempotency-Key', message: 'must be at most 255 characters' }],
-      );
+      throw ProblemError.badRequest({
+        detail: 'Idempotency-Key must be at most 255 characters.',
+        errors: [{ field: 'Idempotency-Key', message: 'must be at most 255 characters' }],
+      });
     }
     const now = core.clock.now();
     for (const [k, r] of records) if (r.expiresAt <= now) records.delete(k);
@@ -146,12 +125,7 @@ export const idempotency = (core: SandboxCore, records: Map<string, IdempotencyR
     const existing = records.get(scope);
     if (existing) {
       if (existing.fingerprint !== fingerprint) {
-        throw new ProblemError(
-          422,
-          'idempotency_key_reused',
-          'Idempotency key reused',
-          'This Idempotency-Key was used with a different request.',
-        );
+        throw ProblemError.idempotencyKeyReused();
       }
       const outcome = await existing.outcome;
       if (outcome) {

@@ -1,8 +1,10 @@
 /**
- * The OpenAPI 3.1 document of the interface as the sandbox models it, generated from the same zod
- * schemas that validate requests (`GET /openapi.json`).
+ * The OpenAPI 3.1 document of the interface as the sandbox models it (`GET /openapi.json`),
+ * generated from the operations table and the same zod schemas that validate requests.
  */
 import { z } from 'zod';
+import { OPERATIONS, type OperationName } from '../client/operations.js';
+import { OPERATION_SCHEMAS, schemaNamed, type OperationSchemas } from '../server/operation-schemas.js';
 import * as schemas from '../server/schemas.js';
 
 type Schema = z.ZodType;
@@ -33,12 +35,15 @@ const components: Record<string, { schema: Schema; io: 'input' | 'output' }> = {
   CreatePrescriptionRequest: { schema: schemas.CreatePrescriptionBody, io: 'input' },
 };
 
+/** One operation as the OpenAPI document describes it. */
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
-  operationId: string;
+  operationId: OperationName;
   summary: string;
+  /** The request body's component. */
   request?: string;
+  /** The response's component (of each item, when `list`). */
   response?: string;
   /** The response is an array of `response`. */
   list?: boolean;
@@ -49,202 +54,36 @@ export interface Operation {
   errors: number[];
 }
 
-/** The 20 operations of spec section 4, in its order. */
-export const OPERATION_TABLE: readonly Operation[] = [
-  {
-    method: 'post',
-    path: '/partner/authorization/token',
-    operationId: 'createAccessToken',
-    summary: 'Create an access token',
-    request: 'CreateAccessTokenRequest',
-    response: 'AccessToken',
-    noAuth: true,
-    errors: [400, 401],
+/** The component a schema is documented as; every schema an operation names must be one. */
+function componentName(schema: Schema): string {
+  const found = Object.entries(components).find(([, component]) => component.schema === schema);
+  if (!found) throw new Error('An operation names a schema that is not an OpenAPI component.');
+  return found[0];
+}
+
+/**
+ * The 20 operations of spec section 4, in its order: the operations table (src/client/operations.ts)
+ * with each one's schemas (src/server/operation-schemas.ts).
+ */
+export const OPERATION_TABLE: readonly Operation[] = OPERATIONS.map(
+  ({ name, method, path, auth, creates }) => {
+    const { summary, errors, ...described }: OperationSchemas = OPERATION_SCHEMAS[name];
+    return {
+      method: method.toLowerCase() as Operation['method'],
+      path,
+      operationId: name,
+      summary,
+      ...(described.request ? { request: componentName(schemaNamed(described.request)) } : {}),
+      ...(described.response ? { response: componentName(schemaNamed(described.response)) } : {}),
+      ...(described.list ? { list: true } : {}),
+      ...(described.status === undefined ? {} : { status: described.status }),
+      ...(described.query === undefined ? {} : { query: described.query }),
+      ...(creates ? { idempotent: true } : {}),
+      ...(auth ? {} : { noAuth: true }),
+      errors: [...errors],
+    };
   },
-  {
-    method: 'post',
-    path: '/user',
-    operationId: 'createUser',
-    summary: 'Create a user account',
-    request: 'CreateUserRequest',
-    response: 'User',
-    status: 201,
-    idempotent: true,
-    errors: [400, 409, 422],
-  },
-  {
-    method: 'get',
-    path: '/user/{userId}',
-    operationId: 'getUser',
-    summary: 'Get a user account',
-    response: 'User',
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: '/user/{userId}',
-    operationId: 'updateUser',
-    summary: 'Update a user account',
-    request: 'UpdateUserRequest',
-    response: 'User',
-    errors: [400, 404],
-  },
-  {
-    method: 'get',
-    path: '/user/search',
-    operationId: 'searchUsersByQuery',
-    summary: 'Search user accounts by query',
-    response: 'User',
-    list: true,
-    query: 'uniqueId',
-    errors: [400],
-  },
-  {
-    method: 'post',
-    path: '/user/search',
-    operationId: 'searchUsersByBody',
-    summary: 'Search user accounts by body',
-    request: 'SearchUsersRequest',
-    response: 'User',
-    list: true,
-    errors: [400],
-  },
-  {
-    method: 'post',
-    path: '/user/{userId}/subscription',
-    operationId: 'createSubscription',
-    summary: 'Create a subscription',
-    request: 'CreateSubscriptionRequest',
-    response: 'Subscription',
-    status: 201,
-    idempotent: true,
-    errors: [400, 404, 422],
-  },
-  {
-    method: 'get',
-    path: '/user/{userId}/subscriptions',
-    operationId: 'getUserSubscriptions',
-    summary: 'Get all user subscriptions',
-    response: 'Subscription',
-    list: true,
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/user/{userId}/subscription/{subscriptionId}',
-    operationId: 'getSubscription',
-    summary: 'Get a subscription',
-    response: 'Subscription',
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/user/{userId}/subscription/{subscriptionId}/history',
-    operationId: 'getSubscriptionHistory',
-    summary: 'Get subscription renewal history (the renewal chain ending at this subscription, newest first)',
-    response: 'Subscription',
-    list: true,
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/consultation',
-    operationId: 'createConsultation',
-    summary: 'Create a consultation',
-    request: 'CreateConsultationRequest',
-    response: 'Consultation',
-    status: 201,
-    idempotent: true,
-    errors: [400, 403, 404, 422],
-  },
-  {
-    method: 'get',
-    path: '/consultation/{consultationId}',
-    operationId: 'getConsultation',
-    summary: 'Get a consultation',
-    response: 'Consultation',
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/consultation/{consultationId}',
-    operationId: 'addConsultationFollowUp',
-    summary: 'Add a consultation follow-up',
-    request: 'AddFollowUpRequest',
-    response: 'Consultation',
-    idempotent: true,
-    errors: [400, 404, 409, 422],
-  },
-  {
-    method: 'get',
-    path: '/user/{userId}/case-history',
-    operationId: 'getCaseHistory',
-    summary: 'Get all user consultations, newest first',
-    response: 'Consultation',
-    list: true,
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/webhook',
-    operationId: 'createWebhook',
-    summary: 'Create a webhook; the response carries its signing secret once',
-    request: 'CreateWebhookRequest',
-    response: 'Webhook',
-    status: 201,
-    idempotent: true,
-    errors: [400, 422],
-  },
-  {
-    method: 'delete',
-    path: '/webhook/{webhookId}',
-    operationId: 'deleteWebhook',
-    summary: 'Delete a webhook',
-    status: 204,
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/webhook/format-event',
-    operationId: 'formatWebhookEvent',
-    summary: 'Format a webhook event from any JSON object',
-    request: 'FormatEventRequest',
-    response: 'WebhookEvent',
-    errors: [400],
-  },
-  {
-    method: 'post',
-    path: '/v2/health-navigator/users/{userId}/conversations',
-    operationId: 'startNavigatorConversation',
-    summary: 'Start a health navigator conversation',
-    request: 'StartConversationRequest',
-    response: 'NavigatorConversation',
-    status: 201,
-    idempotent: true,
-    errors: [400, 404, 422],
-  },
-  {
-    method: 'post',
-    path: '/v2/health-navigator/messages',
-    operationId: 'sendNavigatorMessage',
-    summary: 'Send a health navigator message; answers with the messages it added',
-    request: 'SendMessageRequest',
-    response: 'NavigatorReply',
-    idempotent: true,
-    errors: [400, 404, 422],
-  },
-  {
-    method: 'post',
-    path: '/prescription',
-    operationId: 'createPrescriptionRequest',
-    summary: 'Create a prescription request',
-    request: 'CreatePrescriptionRequest',
-    response: 'PrescriptionRequest',
-    status: 201,
-    idempotent: true,
-    errors: [400, 404, 422],
-  },
-];
+);
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input; `errors` names each bad field',

@@ -193,16 +193,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(c, error);
     console.error('sandbox: unexpected error', error);
-    return problemResponse(
-      c,
-      new ProblemError(500, 'internal_error', 'Internal error', 'The sandbox failed unexpectedly.'),
-    );
+    return problemResponse(c, ProblemError.internal('The sandbox failed unexpectedly.'));
   });
   app.notFound((c) =>
-    problemResponse(
-      c,
-      new ProblemError(404, 'not_found', 'Not found', `No operation ${c.req.method} ${c.req.path}.`),
-    ),
+    problemResponse(c, ProblemError.notFound(`No operation ${c.req.method} ${c.req.path}.`)),
   );
   app.use(requestLog(requests));
   app.use(limitBody(MAX_BODY_BYTES));

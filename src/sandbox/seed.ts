@@ -3,7 +3,8 @@
  * them; times are relative to the sandbox clock at reset.
  */
 import { PROFESSIONALS } from './professionals.js';
-import type { SandboxState, StoredConsultation, StoredSubscription, StoredUser } from './state.js';
+import type { StoredSubscription, StoredUser } from './accounts.js';
+import type { SandboxState, StoredConsultation } from './state.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;

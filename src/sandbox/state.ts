@@ -1,263 +1,62 @@
 /**
  * The sandbox's records and the rules of each operation (docs/architecture.md 3). Route handlers call these
- * methods; everything that changes a record lives here, so the rules read in one place.
+ * methods; everything that changes a record lives here or in accounts.ts (users and subscriptions, which this
+ * builds on), so the rules read in one place.
  */
 import {
   MAX_QUESTIONS_PER_CONSULTATION,
   WEBHOOK_EVENT_TYPES,
   type Consultation,
-  type CreateSubscriptionRequest,
-  type CreateUserRequest,
   type NavigatorConversation,
   type NavigatorMessage,
   type NavigatorReply,
   type PrescriptionRequest,
   type Professional,
-  type Subscription,
-  type UpdateUserRequest,
-  type User,
-  type UserStatus,
   type Webhook,
   type WebhookEventType,
 } from '../client/types.js';
+import { ProblemError, unknownId } from '../server/problems.js';
+import { SandboxAccounts } from './accounts.js';
 import type { SandboxClock } from './clock.js';
+import { newId } from './ids.js';
 import { navigatorGreeting, navigatorRespond, type NavigatorResponse } from './navigator.js';
-import { notFound, ProblemError } from '../server/problems.js';
 import { answerFor, professionalFor } from './professionals.js';
-import {
-  newWebhookSecret,
-  randomBytes,
-  type StoredWebhook,
-  type WebhookDispatcher,
-} from './webhook-delivery.js';
-
-export interface StoredUser extends User {
-  shouldNotify?: boolean;
-}
+import { newWebhookSecret, type StoredWebhook, type WebhookDispatcher } from './webhook-delivery.js';
 
 export interface StoredConsultation extends Consultation {
   /** The professional who claimed it; answers are given in their name. */
   claimedBy?: Professional;
 }
 
-export interface StoredSubscription {
-  subscriptionId: string;
-  userId: string;
-  start: number;
-  end: number;
-  createdAt: string;
-  canceledAt?: string;
-  renewFrom?: string;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
-
-export function newId(prefix: string): string {
-  let id = '';
-  for (const byte of randomBytes(12)) id += ALPHABET[byte % ALPHABET.length];
-  return `${prefix}_${id}`;
-}
-
 const clone = <T>(value: T): T => structuredClone(value);
 
-export class SandboxState {
-  users = new Map<string, StoredUser>();
+export class SandboxState extends SandboxAccounts {
   consultations = new Map<string, StoredConsultation>();
-  subscriptions = new Map<string, StoredSubscription>();
   webhooks = new Map<string, StoredWebhook>();
   conversations = new Map<string, NavigatorConversation>();
   prescriptions = new Map<string, PrescriptionRequest>();
 
   constructor(
-    readonly clock: SandboxClock,
-    readonly partnerName: string,
+    clock: SandboxClock,
+    partnerName: string,
     private readonly dispatcher: WebhookDispatcher,
     /** Called after a consultation gains an unanswered question (the professionals schedule work). */
     private readonly onQuestionAsked: (consultation: StoredConsultation) => void,
     /** Called when a consultation is read through the API (the member opened it). */
     private readonly onConsultationRead: (consultation: StoredConsultation) => void = () => undefined,
-  ) {}
+  ) {
+    super(clock, partnerName);
+  }
 
   /** Replies the navigator gives next, before its own rules (`POST /_sandbox/navigator/replies`). */
   navigatorReplies: NavigatorResponse[] = [];
 
-  clear(): void {
+  override clear(): void {
+    super.clear();
     this.navigatorReplies = [];
-    for (const map of [
-      this.users,
-      this.consultations,
-      this.subscriptions,
-      this.webhooks,
-      this.conversations,
-      this.prescriptions,
-    ]) {
+    for (const map of [this.consultations, this.webhooks, this.conversations, this.prescriptions]) {
       map.clear();
     }
-  }
-
-  // Users (operations 2–6).
-
-  createUser(body: CreateUserRequest, partnerName = this.partnerName): User {
-    if (body.uniqueId !== undefined && this.findUsers({ uniqueId: body.uniqueId }).length > 0) {
-      throw new ProblemError(
-        409,
-        'unique_id_taken',
-        'Conflict',
-        `A user with uniqueId "${body.uniqueId}" exists.`,
-      );
-    }
-    const physicianCountry = body.physicianCountry ?? 'GB';
-    const user: StoredUser = {
-      id: newId('usr'),
-      ...(body.uniqueId !== undefined ? { uniqueId: body.uniqueId } : {}),
-      ...(body.email !== undefined ? { email: body.email } : {}),
-      ...(body.phone !== undefined ? { phone: body.phone } : {}),
-      language: body.language ?? 'en',
-      location: physicianCountry,
-      origin: physicianCountry,
-      physicianCountry,
-      partnerName,
-      userStatus: 'activeUser',
-      shouldNotify: body.shouldNotify ?? true,
-    };
-    this.users.set(user.id, user);
-    return this.presentUser(user);
-  }
-
-  getUser(userId: string): User {
-    return this.presentUser(this.#user(userId));
-  }
-
-  updateUser(userId: string, body: UpdateUserRequest): User {
-    const user = this.#user(userId);
-    Object.assign(user, body);
-    return this.presentUser(user);
-  }
-
-  findUsers(query: { uniqueId?: string; email?: string }): User[] {
-    return [...this.users.values()]
-      .filter(
-        (u) =>
-          (query.uniqueId === undefined || u.uniqueId === query.uniqueId) &&
-          (query.email === undefined || u.email?.toLowerCase() === query.email.toLowerCase()),
-      )
-      .map((u) => this.presentUser(u));
-  }
-
-  presentUser(user: StoredUser): User {
-    const { shouldNotify: _internal, ...visible } = user;
-    return clone(visible);
-  }
-
-  #user(userId: string): StoredUser {
-    const user = this.users.get(userId);
-    if (!user) throw notFound('user', userId);
-    return user;
-  }
-
-  // Subscriptions (operations 7–10).
-
-  createSubscription(userId: string, body: CreateSubscriptionRequest): Subscription {
-    this.#user(userId);
-    const now = this.clock.now();
-    const start = body.subscriptionStartDate ? Date.parse(body.subscriptionStartDate) : now;
-    const end = body.subscriptionEndDate ? Date.parse(body.subscriptionEndDate) : start + 365 * DAY_MS;
-    if (end <= start) {
-      throw new ProblemError(
-        400,
-        'invalid_request',
-        'Invalid request',
-        'subscriptionEndDate must be after the start.',
-        [{ field: 'subscriptionEndDate', message: 'must be after the start of the subscription' }],
-      );
-    }
-    // A subscription that follows an expired one renews it (docs/architecture.md 3).
-    const previous = this.#subscriptionsOf(userId).at(0);
-    const renewFrom =
-      previous && !previous.canceledAt && previous.end <= start ? previous.subscriptionId : undefined;
-    const subscription: StoredSubscription = {
-      subscriptionId: newId('sub'),
-      userId,
-      start,
-      end,
-      createdAt: this.clock.nowIso(),
-      ...(renewFrom ? { renewFrom } : {}),
-    };
-    this.subscriptions.set(subscription.subscriptionId, subscription);
-    return this.presentSubscription(subscription);
-  }
-
-  getUserSubscriptions(userId: string): Subscription[] {
-    this.#user(userId);
-    return this.#subscriptionsOf(userId).map((s) => this.presentSubscription(s));
-  }
-
-  getSubscription(userId: string, subscriptionId: string): Subscription {
-    return this.presentSubscription(this.#subscription(userId, subscriptionId));
-  }
-
-  /** The renewal chain that ends at this subscription, newest first. */
-  getSubscriptionHistory(userId: string, subscriptionId: string): Subscription[] {
-    const chain: StoredSubscription[] = [];
-    let current: StoredSubscription | undefined = this.#subscription(userId, subscriptionId);
-    while (current && !chain.includes(current)) {
-      chain.push(current);
-      current = current.renewFrom ? this.subscriptions.get(current.renewFrom) : undefined;
-    }
-    return chain.map((s) => this.presentSubscription(s));
-  }
-
-  hasActiveSubscription(userId: string): boolean {
-    return this.#subscriptionsOf(userId).some((s) => this.#isActive(s));
-  }
-
-  presentSubscription(s: StoredSubscription): Subscription {
-    return {
-      subscriptionId: s.subscriptionId,
-      userId: s.userId,
-      active: this.#isActive(s) ? 1 : 0,
-      startSubscription: new Date(s.start).toISOString(),
-      endSubscription: new Date(s.end).toISOString(),
-      createdAt: s.createdAt,
-      ...(s.canceledAt ? { canceledAt: s.canceledAt } : {}),
-      ...(s.renewFrom ? { renewFrom: s.renewFrom } : {}),
-    };
-  }
-
-  #isActive(s: StoredSubscription): boolean {
-    const now = this.clock.now();
-    return !s.canceledAt && s.start <= now && now < s.end;
-  }
-
-  /** A user's subscriptions, the one ending last first. */
-  #subscriptionsOf(userId: string): StoredSubscription[] {
-    return [...this.subscriptions.values()].filter((s) => s.userId === userId).sort((a, b) => b.end - a.end);
-  }
-
-  #subscription(userId: string, subscriptionId: string): StoredSubscription {
-    this.#user(userId);
-    const subscription = this.subscriptions.get(subscriptionId);
-    if (!subscription || subscription.userId !== userId) throw notFound('subscription', subscriptionId);
-    return subscription;
-  }
-
-  /** Sandbox control: the subscription ends now, canceled (with `canceledAt`) or run out. */
-  endSubscription(subscriptionId: string, how: 'cancel' | 'expire'): Subscription {
-    const subscription = this.subscriptions.get(subscriptionId);
-    if (!subscription) throw notFound('subscription', subscriptionId);
-    const now = this.clock.now();
-    if (how === 'cancel') subscription.canceledAt = this.clock.nowIso();
-    // Ended a moment ago, so it is no longer active now.
-    subscription.end = Math.min(subscription.end, now - 1);
-    if (subscription.start > subscription.end) subscription.start = subscription.end;
-    return this.presentSubscription(subscription);
-  }
-
-  /** Sandbox control: a user's account becomes active, pending activation or deactivated. */
-  setUserStatus(userId: string, status: UserStatus): User {
-    this.#user(userId).userStatus = status;
-    return this.getUser(userId);
   }
 
   // Consultations (operations 11–14) and their lifecycle (docs/architecture.md 3).
@@ -286,12 +85,11 @@ export class SandboxState {
     const consultation = this.consultation(consultationId);
     this.#assertNotFinal(consultation);
     if (consultation.questions.length >= MAX_QUESTIONS_PER_CONSULTATION) {
-      throw new ProblemError(
-        409,
-        'question_limit_reached',
-        'Question limit reached',
-        `A consultation holds at most ${MAX_QUESTIONS_PER_CONSULTATION} questions.`,
-      );
+      throw ProblemError.conflict({
+        code: 'question_limit_reached',
+        title: 'Question limit reached',
+        detail: `A consultation holds at most ${MAX_QUESTIONS_PER_CONSULTATION} questions.`,
+      });
     }
     consultation.questions.push({ question });
     // A follow-up on a resolved case reopens it; on open or claimed the status stays.
@@ -301,7 +99,7 @@ export class SandboxState {
   }
 
   getCaseHistory(userId: string): Consultation[] {
-    this.#user(userId);
+    this.storedUser(userId);
     return [...this.consultations.values()]
       .filter((c) => c.userId === userId)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
@@ -311,12 +109,10 @@ export class SandboxState {
   claim(consultationId: string, professional?: Professional): Consultation {
     const consultation = this.consultation(consultationId);
     if (consultation.status !== 'open') {
-      throw new ProblemError(
-        409,
-        'invalid_transition',
-        'Conflict',
-        `Only an open consultation can be claimed; this one is ${consultation.status}.`,
-      );
+      throw ProblemError.conflict({
+        code: 'invalid_transition',
+        detail: `Only an open consultation can be claimed; this one is ${consultation.status}.`,
+      });
     }
     this.#claim(consultation, professional);
     return this.presentConsultation(consultation);
@@ -328,12 +124,10 @@ export class SandboxState {
     this.#assertNotFinal(consultation);
     const unanswered = consultation.questions.filter((q) => q.answer === undefined);
     if (unanswered.length === 0) {
-      throw new ProblemError(
-        409,
-        'nothing_to_answer',
-        'Conflict',
-        'Every question of this consultation is answered.',
-      );
+      throw ProblemError.conflict({
+        code: 'nothing_to_answer',
+        detail: 'Every question of this consultation is answered.',
+      });
     }
     if (consultation.status === 'open') this.#claim(consultation, professional);
     const answeredBy =
@@ -358,7 +152,7 @@ export class SandboxState {
 
   consultation(consultationId: string): StoredConsultation {
     const consultation = this.consultations.get(consultationId);
-    if (!consultation) throw notFound('consultation', consultationId);
+    if (!consultation) throw unknownId('consultation', consultationId);
     return consultation;
   }
 
@@ -394,28 +188,28 @@ export class SandboxState {
 
   #assertNotFinal(consultation: StoredConsultation): void {
     if (consultation.status === 'canceled' || consultation.status === 'closed') {
-      throw new ProblemError(
-        409,
-        'consultation_closed',
-        'Consultation closed',
-        `This consultation is ${consultation.status}; it takes no more questions.`,
-      );
+      throw ProblemError.conflict({
+        code: 'consultation_closed',
+        title: 'Consultation closed',
+        detail: `This consultation is ${consultation.status}; it takes no more questions.`,
+      });
     }
   }
 
   /** Only an active user with an active subscription may ask (ours: the spec's "configured service"). */
   #assertMayConsult(userId: string): void {
-    const user = this.#user(userId);
+    const user = this.storedUser(userId);
     if (user.userStatus && user.userStatus !== 'activeUser') {
-      throw new ProblemError(403, 'user_inactive', 'Forbidden', `The user's account is ${user.userStatus}.`);
+      throw ProblemError.forbidden({
+        code: 'user_inactive',
+        detail: `The user's account is ${user.userStatus}.`,
+      });
     }
     if (!this.hasActiveSubscription(userId)) {
-      throw new ProblemError(
-        403,
-        'subscription_required',
-        'Forbidden',
-        'The user has no active subscription.',
-      );
+      throw ProblemError.forbidden({
+        code: 'subscription_required',
+        detail: 'The user has no active subscription.',
+      });
     }
   }
 
@@ -442,13 +236,13 @@ export class SandboxState {
   }
 
   deleteWebhook(webhookId: string): void {
-    if (!this.webhooks.delete(webhookId)) throw notFound('webhook', webhookId);
+    if (!this.webhooks.delete(webhookId)) throw unknownId('webhook', webhookId);
   }
 
   // Health navigator (operations 18–19).
 
   startConversation(userId: string): NavigatorConversation {
-    const user = this.#user(userId);
+    const user = this.storedUser(userId);
     const createdAt = this.clock.nowIso();
     const conversation: NavigatorConversation = {
       conversationId: newId('cnv'),
@@ -464,7 +258,7 @@ export class SandboxState {
 
   sendMessage(conversationId: string, text: string): NavigatorReply {
     const conversation = this.conversations.get(conversationId);
-    if (!conversation) throw notFound('conversation', conversationId);
+    if (!conversation) throw unknownId('conversation', conversationId);
     const createdAt = this.clock.nowIso();
     // The navigator answers in the member's language.
     const reply =
@@ -487,7 +281,7 @@ export class SandboxState {
   // Prescriptions (operation 20).
 
   createPrescription(userId: string, indicationSurvey?: Record<string, unknown>): PrescriptionRequest {
-    this.#user(userId);
+    this.storedUser(userId);
     const request: PrescriptionRequest = {
       prescriptionId: newId('rx'),
       userId,

@@ -10,12 +10,11 @@ export const limitBody = (maxBytes: number): MiddlewareHandler => {
     onError: (c) =>
       problemResponse(
         c,
-        new ProblemError(
-          413,
-          'payload_too_large',
-          'Payload too large',
-          `Request bodies are limited to ${maxBytes} bytes.`,
-        ),
+        new ProblemError(413, {
+          code: 'payload_too_large',
+          title: 'Payload too large',
+          detail: `Request bodies are limited to ${maxBytes} bytes.`,
+        }),
       ),
   });
   return async (c, next) => {

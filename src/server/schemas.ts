@@ -1,11 +1,12 @@
 /**
- * Schemas of the interface as the sandbox models it: request bodies (which validate every request)
- * and resources (which document responses). The OpenAPI document is generated from these, so the
- * validation and the documentation cannot drift apart.
+ * The wire types of the service, written once: request bodies (which validate every request the
+ * sandbox takes) and resources (which document its responses). The client's types are inferred
+ * from these (src/client/types.ts, by type-only imports, so no browser bundle carries zod), and the
+ * OpenAPI document is generated from them (src/sandbox/openapi.ts), so the validation, the types
+ * and the documentation cannot drift apart. Field comments show in a partner's editor.
  */
 import { z } from 'zod';
 import { MAX_QUESTION_LENGTH, MAX_QUESTIONS_PER_CONSULTATION, WEBHOOK_EVENT_TYPES } from '../client/types.js';
-import type * as types from '../client/types.js';
 
 // Formats the spec leaves open (ours): BCP 47 language tags, ISO 3166-1 alpha-2 countries.
 export const LanguageCode = z
@@ -81,8 +82,9 @@ export const CreateWebhookBody = z.strictObject({
     .optional(),
 });
 
-export const FormatEventBody = FreeFormObject;
-export const StartConversationBody = FreeFormObject;
+// Each its own schema, though alike: the OpenAPI document names each operation's by identity.
+export const FormatEventBody = z.record(z.string(), z.unknown());
+export const StartConversationBody = z.record(z.string(), z.unknown());
 
 export const SendMessageBody = z.strictObject({
   conversationId: Id,
@@ -100,15 +102,25 @@ export const CreatePrescriptionBody = z.strictObject({
 
 // Resources (spec section 2, and docs/architecture.md 3 for the records the spec does not show).
 
+/** User account status (spec 2.1). */
+export const UserStatusSchema = z.enum(['activeUser', 'pendingActivation', 'deactivatedUser']);
+/** Gender values the service accepts (spec 2.1). */
+export const GenderSchema = z.enum(['male', 'other', 'female']);
+/** Consultation workflow states (spec 3; transitions are ours, docs/architecture.md 3). */
+export const ConsultationStatusSchema = z.enum(['open', 'claimed', 'resolved', 'canceled', 'closed']);
+export const PrescriptionStatusSchema = z.enum(['received', 'inReview', 'approved', 'declined']);
+
+/** A person who can use a configured service (spec 2.1). */
 export const UserSchema = z.object({
   id: z.string(),
   uniqueId: z.string().optional(),
   firstName: z.string().optional(),
   lastName: z.string().optional(),
   email: z.string().optional(),
+  /** E.164, for example `+447700900123`. */
   phone: z.string().optional(),
   dateOfBirth: z.string().optional(),
-  gender: z.enum(['male', 'other', 'female']).optional(),
+  gender: GenderSchema.optional(),
   language: z.string(),
   country: z.string().optional(),
   location: z.string(),
@@ -116,37 +128,45 @@ export const UserSchema = z.object({
   physicianCountry: z.string(),
   partnerName: z.string(),
   associatedAccounts: z.number().int().optional(),
-  userStatus: z.enum(['activeUser', 'pendingActivation', 'deactivatedUser']).optional(),
+  userStatus: UserStatusSchema.optional(),
 });
 
+export const ProfessionalLicenseSchema = z.object({
+  licenseNumber: z.string(),
+  countries: z.array(z.string()),
+});
+
+/** The professional who answered (spec 2.2). */
 export const ProfessionalSchema = z.object({
   name: z.string(),
   title: z.string(),
   specialties: z.array(z.string()),
-  licenses: z.array(z.object({ licenseNumber: z.string(), countries: z.array(z.string()) })),
+  licenses: z.array(ProfessionalLicenseSchema),
   profileUrl: z.string().optional(),
 });
 
+/** One question with, when available, its answer (spec 2.2). */
+export const QuestionItemSchema = z.object({
+  question: z.string(),
+  answer: z.string().optional(),
+  attachments: z.array(z.string()).optional(),
+  professional: ProfessionalSchema.optional(),
+});
+
+/** A member's medical question and its workflow (spec 2.2). */
 export const ConsultationSchema = z.object({
   consultationId: z.string(),
   userId: z.string(),
-  status: z.enum(['open', 'claimed', 'resolved', 'canceled', 'closed']),
+  status: ConsultationStatusSchema,
   createdAt: z.string(),
-  questions: z
-    .array(
-      z.object({
-        question: z.string(),
-        answer: z.string().optional(),
-        attachments: z.array(z.string()).optional(),
-        professional: ProfessionalSchema.optional(),
-      }),
-    )
-    .max(MAX_QUESTIONS_PER_CONSULTATION),
+  questions: z.array(QuestionItemSchema).max(MAX_QUESTIONS_PER_CONSULTATION),
 });
 
+/** A period of access to the service (spec 2.3). */
 export const SubscriptionSchema = z.object({
   subscriptionId: z.string(),
   userId: z.string(),
+  /** 1 while active, else 0. */
   active: z.union([z.literal(0), z.literal(1)]),
   startSubscription: z.string(),
   endSubscription: z.string(),
@@ -155,31 +175,41 @@ export const SubscriptionSchema = z.object({
   renewFrom: z.string().optional(),
 });
 
+/** An asynchronous event (spec 2.4). */
 export const WebhookEventSchema = z.object({ type: z.string(), caseId: z.string(), userId: z.string() });
 
+/** A stored webhook registration (ours: the spec shows only its id in the delete path). */
 export const WebhookSchema = z.object({
   webhookId: z.string(),
   url: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  /** Signing secret, `whsec_…`, returned once when the webhook is created (Standard Webhooks). */
   secret: z.string().optional(),
   createdAt: z.string(),
 });
 
+/** Response of the token operation (ours). */
 export const AccessTokenSchema = z.object({
   accessToken: z.string(),
   tokenType: z.literal('Bearer'),
+  /** Lifetime in seconds. */
   expiresIn: z.number().int(),
 });
 
+/** One message of a health navigator conversation (ours). */
 export const NavigatorMessageSchema = z.object({
   messageId: z.string(),
   role: z.enum(['member', 'navigator']),
+  /** Plain text from the member; markdown from the navigator. */
   text: z.string(),
   createdAt: z.string(),
+  /** Set on a navigator reply that suggests asking a doctor. */
   suggestsDoctor: z.boolean().optional(),
+  /** Set on a navigator reply that urges emergency care. */
   urgent: z.boolean().optional(),
 });
 
+/** A health navigator conversation (ours). */
 export const NavigatorConversationSchema = z.object({
   conversationId: z.string(),
   userId: z.string(),
@@ -187,50 +217,30 @@ export const NavigatorConversationSchema = z.object({
   messages: z.array(NavigatorMessageSchema),
 });
 
+/** Response of sending a navigator message: the messages it added (ours). */
 export const NavigatorReplySchema = z.object({
   conversationId: z.string(),
   messages: z.array(NavigatorMessageSchema),
 });
 
+/** A prescription request (ours). */
 export const PrescriptionRequestSchema = z.object({
   prescriptionId: z.string(),
   userId: z.string(),
-  status: z.enum(['received', 'inReview', 'approved', 'declined']),
+  status: PrescriptionStatusSchema,
   indicationSurvey: FreeFormObject.optional(),
   createdAt: z.string(),
 });
 
+/** One bad field of a rejected request. `field` is a dotted path such as `questions.3`. */
+export const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });
+
+/** Error body, `application/problem+json` (RFC 9457; ours, docs/architecture.md 3). */
 export const ProblemSchema = z.object({
   type: z.string(),
   title: z.string(),
   status: z.number().int(),
   detail: z.string().optional(),
   code: z.string(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  errors: z.array(FieldErrorSchema).optional(),
 });
-
-// The schemas above and the client's hand-written types describe the same records: the client
-// carries no validation library, so tsc checks here that the two never drift apart.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
-export type _SchemasMatchClientTypes = [
-  Assert<Same<z.infer<typeof UserSchema>, types.User>>,
-  Assert<Same<z.infer<typeof ConsultationSchema>, types.Consultation>>,
-  Assert<Same<z.infer<typeof SubscriptionSchema>, types.Subscription>>,
-  Assert<Same<z.infer<typeof WebhookEventSchema>, types.WebhookEvent>>,
-  Assert<Same<z.infer<typeof WebhookSchema>, types.Webhook>>,
-  Assert<Same<z.infer<typeof AccessTokenSchema>, types.AccessToken>>,
-  Assert<Same<z.infer<typeof NavigatorConversationSchema>, types.NavigatorConversation>>,
-  Assert<Same<z.infer<typeof NavigatorReplySchema>, types.NavigatorReply>>,
-  Assert<Same<z.infer<typeof PrescriptionRequestSchema>, types.PrescriptionRequest>>,
-  Assert<Same<z.infer<typeof ProblemSchema>, types.Problem>>,
-  Assert<Same<z.input<typeof CreateUserBody>, types.CreateUserRequest>>,
-  Assert<Same<z.input<typeof UpdateUserBody>, types.UpdateUserRequest>>,
-  Assert<Same<z.input<typeof CreateConsultationBody>, types.CreateConsultationRequest>>,
-  Assert<Same<z.input<typeof AddFollowUpBody>, types.AddFollowUpRequest>>,
-  Assert<Same<z.input<typeof SendMessageBody>, types.SendNavigatorMessageRequest>>,
-  Assert<Same<z.input<typeof CreatePrescriptionBody>, types.CreatePrescriptionRequest>>,
-  Assert<Same<z.input<typeof CreateSubscriptionBody>, types.CreateSubscriptionRequest>>,
-  Assert<Same<z.input<typeof SearchUsersBody>, types.SearchUsersRequest>>,
-  Assert<Same<z.input<typeof CreateAccessTokenBody>, types.CreateAccessTokenRequest>>,
-];

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { safeParse, type $ZodIssue, type $ZodType, type output } from 'zod/v4/core';
 import type { FieldError } from '../client/types.js';
-import { invalid, ProblemError } from './problems.js';
+import { ProblemError } from './problems.js';
 
 /** Turns zod's issues into one field error per bad field, unknown fields included. */
 export function fieldErrors(issues: readonly $ZodIssue[]): FieldError[] {
@@ -22,7 +22,7 @@ export function fieldErrors(issues: readonly $ZodIssue[]): FieldError[] {
 /** Validates with any zod schema: the sandbox's (zod) and the proxy's (zod/mini) alike. */
 export function parseWith<S extends $ZodType>(schema: S, value: unknown): output<S> {
   const result = safeParse(schema, value);
-  if (!result.success) throw invalid(fieldErrors(result.error.issues));
+  if (!result.success) throw ProblemError.invalid(fieldErrors(result.error.issues));
   return result.data;
 }
 
@@ -52,12 +52,12 @@ export async function readUtf8(c: Context): Promise<string> {
     bytes = await c.req.arrayBuffer();
   } catch {
     // The body was cut off or its chunked framing is broken: the client's mistake, not ours.
-    throw new ProblemError(400, 'invalid_body', 'Invalid request', 'The request body could not be read.');
+    throw ProblemError.badRequest({ code: 'invalid_body', detail: 'The request body could not be read.' });
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new ProblemError(400, 'invalid_encoding', 'Invalid request', 'The request body must be UTF-8.');
+    throw ProblemError.badRequest({ code: 'invalid_encoding', detail: 'The request body must be UTF-8.' });
   }
 }
 
@@ -65,21 +65,22 @@ export async function readJson(c: Context, options: { emptyAs?: unknown } = {}):
   const text = await readUtf8(c);
   if (text.trim() === '' && 'emptyAs' in options) return options.emptyAs;
   if (text.trim() === '') {
-    throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The request body must be a JSON object.');
+    throw ProblemError.badRequest({
+      code: 'invalid_json',
+      detail: 'The request body must be a JSON object.',
+    });
   }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch {
-    throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The request body is not valid JSON.');
+    throw ProblemError.badRequest({ code: 'invalid_json', detail: 'The request body is not valid JSON.' });
   }
   if (tooDeep(value)) {
-    throw new ProblemError(
-      400,
-      'invalid_json',
-      'Invalid request',
-      `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
-    );
+    throw ProblemError.badRequest({
+      code: 'invalid_json',
+      detail: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
+    });
   }
   return value;
 }

@@ -16,3 +16,7 @@ export const isOlder = (next: ConsultationView, current: ConsultationView): bool
   next.questions.length < current.questions.length ||
   answeredCount(next) < answeredCount(current) ||
   (isFinal(current) && !isFinal(next));
+
+/** A consultation a professional may still answer. */
+export const isWaiting = (c: ConsultationView): boolean =>
+  (c.status === 'open' || c.status === 'claimed') && c.questions.some((q) => q.answer === undefined);

@@ -37,15 +37,21 @@ export function clearDraft(userId: string, name: string): void {
   storage()?.removeItem(key(userId, name));
 }
 
-/** Every draft of one member. */
-export function clearDrafts(userId: string): void {
+/**
+ * Removes every stored key `remove` picks. The keys are listed first: removing one may reorder
+ * the others (Chromium does), so removing while counting through them would skip some.
+ */
+function removeKeys(remove: (key: string) => boolean): void {
   const store = storage();
   if (!store) return;
+  const keys = Array.from({ length: store.length }, (_, i) => store.key(i));
+  for (const k of keys) if (k !== null && remove(k)) store.removeItem(k);
+}
+
+/** Every draft of one member. */
+export function clearDrafts(userId: string): void {
   const mine = `${PREFIX}${userId}:`;
-  for (let i = store.length - 1; i >= 0; i--) {
-    const k = store.key(i);
-    if (k?.startsWith(mine)) store.removeItem(k);
-  }
+  removeKeys((k) => k.startsWith(mine));
 }
 
 /**
@@ -53,11 +59,6 @@ export function clearDrafts(userId: string): void {
  * before a reload) keeps nothing of theirs once this member signs in.
  */
 export function clearDraftsExcept(userId: string): void {
-  const store = storage();
-  if (!store) return;
   const mine = `${PREFIX}${userId}:`;
-  for (let i = store.length - 1; i >= 0; i--) {
-    const k = store.key(i);
-    if (k?.startsWith(PREFIX) && !k.startsWith(mine)) store.removeItem(k);
-  }
+  removeKeys((k) => k.startsWith(PREFIX) && !k.startsWith(mine));
 }

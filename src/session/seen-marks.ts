@@ -7,6 +7,9 @@
  *
  * The first time a member's list is read in a tab, what it holds counts as seen: "New answer"
  * marks what arrives after that, not last month's answers.
+ *
+ * Changes are written once per turn, not once per consultation: a list of 1,000 read at once is
+ * one write of the record, not 1,000 writes of a growing one.
  */
 import type { ConsultationView } from '../client/browser-types.js';
 import { answeredCount } from './consultations.js';
@@ -49,6 +52,8 @@ function storage(): Storage | undefined {
 export class SeenMarks {
   readonly #memberId?: string;
   #stored: Stored = { v: 1, marks: {} };
+  /** A write of the record is queued for the end of this turn. */
+  #saveQueued = false;
 
   /** The marks of `memberId` (none without a member); every other member's are wiped. */
   constructor(memberId?: string) {
@@ -123,13 +128,28 @@ export class SeenMarks {
     return { questions, answers: c.questions.map((_, i) => iso(entry?.a[i])) };
   }
 
-  /** Signed out: the marks go. */
+  /** Signed out: the marks go, and a write still queued with them. */
   wipe(): void {
+    this.#saveQueued = false;
     this.#stored = { v: 1, marks: {} };
     if (this.#memberId) storage()?.removeItem(PREFIX + this.#memberId);
   }
 
+  /** Writes a queued change now (before another member's marks replace these). */
+  flush(): void {
+    if (!this.#saveQueued) return;
+    this.#saveQueued = false;
+    this.#write();
+  }
+
+  /** Queues one write of the record for the end of this turn, however many changes it sees. */
   #save(): void {
+    if (!this.#memberId || this.#saveQueued) return;
+    this.#saveQueued = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  #write(): void {
     if (!this.#memberId) return;
     try {
       storage()?.setItem(PREFIX + this.#memberId, JSON.stringify(this.#stored));

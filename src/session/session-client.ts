@@ -1,100 +1,19 @@
 /**
- * The client a member's browser uses: the eleven operations the proxy forwards to a member, each
- * typed as the proxy's view of it (src/client/browser-types.ts). Only these operations ship to
- * browsers; the server's `ConsultClient` has all 20.
+ * The client a member's browser uses: the operations the proxy forwards to a member (the table's
+ * `MEMBER_OPERATIONS`, src/client/operations.ts), each typed as the proxy's view of it
+ * (src/client/browser-types.ts). The server's `ConsultClient` has all 20.
  */
-import type {
-  BrowserClient,
-  ConsultationView,
-  ConversationView,
-  MemberView,
-  PrescriptionView,
-  ReplyView,
-  SubscriptionView,
-} from '../client/browser-types.js';
-import {
-  addConsultationFollowUpOperation,
-  createConsultationOperation,
-  createPrescriptionRequestOperation,
-  getCaseHistoryOperation,
-  getConsultationOperation,
-  getSubscriptionHistoryOperation,
-  getSubscriptionOperation,
-  getUserOperation,
-  getUserSubscriptionsOperation,
-  OperationClient,
-  sendNavigatorMessageOperation,
-  startNavigatorConversationOperation,
-  type RequestOptions,
-} from '../client/client.js';
-import type {
-  AddFollowUpRequest,
-  CreateConsultationRequest,
-  CreatePrescriptionRequest,
-  SendNavigatorMessageRequest,
-} from '../client/types.js';
+import type { BrowserClient } from '../client/browser-types.js';
+import { OperationClient } from '../client/operation-client.js';
+import { MEMBER_OPERATIONS } from '../client/operations.js';
 
-export class SessionClient extends OperationClient implements BrowserClient {
-  getUser(userId: string, options?: RequestOptions): Promise<MemberView> {
-    return this.call(getUserOperation, { params: { userId } }, options);
-  }
+// The class's methods are defined from the table in its static block; this declares their types.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface SessionClient extends BrowserClient {}
 
-  getUserSubscriptions(userId: string, options?: RequestOptions): Promise<SubscriptionView[]> {
-    return this.call(getUserSubscriptionsOperation, { params: { userId } }, options);
-  }
-
-  getSubscription(
-    userId: string,
-    subscriptionId: string,
-    options?: RequestOptions,
-  ): Promise<SubscriptionView> {
-    return this.call(getSubscriptionOperation, { params: { userId, subscriptionId } }, options);
-  }
-
-  getSubscriptionHistory(
-    userId: string,
-    subscriptionId: string,
-    options?: RequestOptions,
-  ): Promise<SubscriptionView[]> {
-    return this.call(getSubscriptionHistoryOperation, { params: { userId, subscriptionId } }, options);
-  }
-
-  createConsultation(body: CreateConsultationRequest, options?: RequestOptions): Promise<ConsultationView> {
-    return this.call(createConsultationOperation, { body }, options);
-  }
-
-  getConsultation(consultationId: string, options?: RequestOptions): Promise<ConsultationView> {
-    return this.call(getConsultationOperation, { params: { consultationId } }, options);
-  }
-
-  addConsultationFollowUp(
-    consultationId: string,
-    body: AddFollowUpRequest,
-    options?: RequestOptions,
-  ): Promise<ConsultationView> {
-    return this.call(addConsultationFollowUpOperation, { params: { consultationId }, body }, options);
-  }
-
-  getCaseHistory(userId: string, options?: RequestOptions): Promise<ConsultationView[]> {
-    return this.call(getCaseHistoryOperation, { params: { userId } }, options);
-  }
-
-  startNavigatorConversation(
-    userId: string,
-    body: Record<string, unknown> = {},
-    options?: RequestOptions,
-  ): Promise<ConversationView> {
-    return this.call(startNavigatorConversationOperation, { params: { userId }, body }, options);
-  }
-
-  sendNavigatorMessage(body: SendNavigatorMessageRequest, options?: RequestOptions): Promise<ReplyView> {
-    return this.call(sendNavigatorMessageOperation, { body }, options);
-  }
-
-  createPrescriptionRequest(
-    body: CreatePrescriptionRequest,
-    options?: RequestOptions,
-  ): Promise<PrescriptionView> {
-    return this.call(createPrescriptionRequestOperation, { body }, options);
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class SessionClient extends OperationClient {
+  static {
+    this.defineOperations(MEMBER_OPERATIONS, 'member');
   }
 }

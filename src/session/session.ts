@@ -11,24 +11,13 @@ import { createContext } from '@lit/context';
 import { SessionClient } from './session-client.js';
 import { ApiError } from '../client/errors.js';
 import { expiryTime } from '../client/auth.js';
-import { backoffDelay, parseRetryAfter, sleep } from '../client/retry.js';
-import {
-  type BrowserClient,
-  type ConsultationEvent,
-  type MemberView,
-  type SessionGrant,
-} from '../client/browser-types.js';
-import { clearDrafts, clearDraftsExcept } from './drafts.js';
-import {
-  BLOCKED_BY_POLICY,
-  ORIGIN_REFUSED,
-  blockedByContentPolicy,
-  refusedByCors,
-  tellDeveloper,
-} from './developer-hints.js';
+import { type BrowserClient, type MemberView, type SessionGrant } from '../client/browser-types.js';
+import { BLOCKED_BY_POLICY, tellDeveloper } from './developer-hints.js';
 import { Announcer } from './announcer.js';
-import { EventStream } from './event-stream.js';
-import { MemberState, unreachable, type Eligibility, type MemberStateOptions } from './member-state.js';
+import { LiveUpdates } from './live-updates.js';
+import { MemberScope } from './member-scope.js';
+import { MemberState, type Eligibility, type MemberStateOptions } from './member-state.js';
+import { endOnProxy, signInThroughOutage } from './sign-in-request.js';
 
 export type { SessionGrant };
 /** The member as the proxy describes them. */
@@ -56,16 +45,6 @@ export interface SessionOptions {
 /** A grant, with its expiry in ms and whether it was fetched because the proxy refused the one before. */
 type Grant = SessionGrant & { expiresAtMs: number; afterRefusal: boolean };
 
-/** A sign-in that hangs ends as an error with a retry, not as a spinner that never stops. */
-const SIGN_IN_TIMEOUT_MS = 15_000;
-/** Sign-in is tried again this many times when the proxy is busy or restarting. */
-const SIGN_IN_RETRIES = 3;
-const SIGN_IN_RETRY_STATUSES = new Set([429, 502, 503, 504]);
-/** The longest wait between sign-in attempts, whatever Retry-After asks. */
-const SIGN_IN_MAX_WAIT_MS = 5_000;
-/** While the proxy or the service cannot be reached, sign-in is tried again after 2 s, doubling up to 30 s. */
-const OUTAGE_WAIT = { baseDelayMs: 2_000, maxDelayMs: 30_000 };
-
 export class SessionManager extends EventTarget {
   static readonly #byEndpoint = new Map<string, SessionManager>();
 
@@ -77,9 +56,16 @@ export class SessionManager extends EventTarget {
   }
 
   status: SessionStatus = 'idle';
-  user: SessionUser | undefined;
-  /** True while the live event stream is open; elements poll while it is not. */
-  live = false;
+
+  /** The member, once signed in: `member.current`, read from the one place that holds it. */
+  get user(): SessionUser | undefined {
+    return this.state.member;
+  }
+
+  /** True while the live event stream is open (`state.live`); elements poll while it is not. */
+  get live(): boolean {
+    return this.state.live;
+  }
   /** How long answers usually take, in hours, as the partner tells members (`reply-hours`). */
   replyHours = 24;
   /** The number to call in an emergency, as the partner sets it (`emergency-number`); none by default. */
@@ -91,32 +77,6 @@ export class SessionManager extends EventTarget {
   #refused: string | undefined;
   #handedOut: string | undefined;
   #signingIn: Promise<Grant> | undefined;
-  #listeners = 0;
-  readonly #stream = new EventStream({
-    url: () => `${this.#options.endpoint.replace(/\/$/, '')}/events`,
-    token: async () => {
-      await this.ready();
-      if (!this.#grant) throw new Error('no session');
-      return this.#grant.token;
-    },
-    fetch: (url, init) => this.#fetch(url, init),
-    // A refused token: the next round signs in again once; a fresh token refused too has ended
-    // the session (see #fetch), and the stream stops.
-    refused: () => {
-      this.#grant = undefined;
-      return this.status !== 'expired';
-    },
-    onEvent: (name, data) => {
-      if (name === 'consultation') this.#hint(data);
-      else if (name === 'ready') this.#onReady(data);
-      else if (name === 'session-expired') void this.#signIn().catch(() => undefined);
-    },
-    onLive: (live) => this.#setLive(live),
-    onSilent: (url) => tellDeveloper('streamSilent', new URL(url, globalThis.location?.href).href),
-    // Updates may have been missed: what is shown is read again.
-    onResync: () => this.dispatchEvent(new Event('resync')),
-  });
-
   /**
    * The member's state: plan, consultations, prescription requests sent, unread answers, how
    * answers arrive. The elements render from it; it is emptied when the member changes.
@@ -125,6 +85,12 @@ export class SessionManager extends EventTarget {
 
   /** What screen readers hear from every element of the session, said once. */
   readonly announcer = new Announcer();
+
+  /**
+   * Sign-in, sign-out and member change: the one place that knows of them. Its `change` event
+   * tells the elements, synchronously, that the member changed.
+   */
+  readonly member: MemberScope;
 
   constructor(options: SessionOptions) {
     super();
@@ -135,20 +101,33 @@ export class SessionManager extends EventTarget {
       ...(options.poll ? { poll: options.poll } : {}),
       ...(options.pollTimer ? { timer: options.pollTimer } : {}),
     });
+    this.member = new MemberScope(this.state, this.announcer, () => this.#client.clearToken());
+    this.#live = new LiveUpdates({
+      state: this.state,
+      url: () => `${this.#options.endpoint.replace(/\/$/, '')}/events`,
+      token: async () => {
+        await this.ready();
+        if (!this.#grant) throw new Error('no session');
+        return this.#grant.token;
+      },
+      fetch: (url, init) => this.#fetch(url, init),
+      // A refused token: the next round signs in again once; a fresh token refused too has ended
+      // the session (see #fetch), and the stream stops.
+      refused: () => {
+        this.#grant = undefined;
+        return this.status !== 'expired';
+      },
+      signInAgain: () => void this.#signIn().catch(() => undefined),
+      onLive: (live) => this.dispatchEvent(new CustomEvent('live', { detail: { live } })),
+      onSilent: (url) => tellDeveloper('streamSilent', new URL(url, globalThis.location?.href).href),
+      // Updates may have been missed: what is shown is read again.
+      onResync: () => this.dispatchEvent(new Event('resync')),
+    });
     this.addEventListener('resync', () => this.state.resync());
   }
 
-  /** The browser says the network is back: the state checks the connection now, not at its next wait. */
-  #onOnline = (): void => this.state.reconnect();
-  /** Polling pauses while the page is hidden. */
-  #onVisibility = (): void => this.state.visibilityChanged();
-
-  /** The page's signals, listened to only while an element shows the member's consultations. */
-  #listenToPage(on: boolean): void {
-    const method = on ? 'addEventListener' : 'removeEventListener';
-    if (typeof window !== 'undefined') window[method]('online', this.#onOnline);
-    if (typeof document !== 'undefined') document[method]('visibilitychange', this.#onVisibility);
-  }
+  /** The live stream and the page's signals, while an element shows the member's consultations. */
+  readonly #live: LiveUpdates;
 
   /** The typed client, calling the proxy with this session's token. */
   get client(): BrowserClient {
@@ -188,7 +167,7 @@ export class SessionManager extends EventTarget {
    * earlier refusal ends the session (S8): the next step would be a loop.
    */
   async #fetch(input: string, init: RequestInit = {}): Promise<Response> {
-    const response = await (this.#options.fetch ?? globalThis.fetch.bind(globalThis))(input, init);
+    const response = await this.#fetchImpl(input, init);
     const sent = new Headers(init.headers).get('authorization')?.replace(/^Bearer\s+/i, '');
     const grant = this.#grant;
     if (sent && grant && sent === grant.token) {
@@ -221,7 +200,7 @@ export class SessionManager extends EventTarget {
 
   #end(reason: 'signed-out' | 'refused'): void {
     this.#forgetToken();
-    this.#stream.stop();
+    this.#live.stop();
     this.#setStatus('expired', reason);
   }
 
@@ -246,10 +225,7 @@ export class SessionManager extends EventTarget {
     this.#client = this.#createClient();
     this.#setStatus('idle');
     // An open stream is reopened at the endpoint configured now.
-    if (this.#listeners > 0) {
-      this.#stream.stop();
-      this.#stream.start();
-    }
+    this.#live.resume(true);
   }
 
   /** Counts `configure()` calls: a sign-in answers only the configuration it was asked under. */
@@ -261,30 +237,11 @@ export class SessionManager extends EventTarget {
    */
   signOut(): void {
     const token = this.#grant?.token;
-    if (token) this.#endOnProxy(token);
-    if (this.user) clearDrafts(this.user.id);
-    this.user = undefined;
-    // The member's scope aborts first: nothing in flight for them may land after this.
-    this.state.signOut();
-    this.announcer.clear();
+    if (token) endOnProxy(this.#sessionUrl(), this.#fetchImpl, token);
+    this.member.signedOut();
     // A sign-in still waiting out an outage stops waiting.
     this.#configuration++;
     this.#end('signed-out');
-  }
-
-  /** `DELETE {endpoint}/session` with the token, sent even if the page is being left; its outcome does not matter here. */
-  #endOnProxy(token: string): void {
-    const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
-    void Promise.resolve()
-      .then(() =>
-        fetchImpl(`${this.#options.endpoint.replace(/\/$/, '')}/session`, {
-          method: 'DELETE',
-          credentials: 'include',
-          keepalive: true,
-          headers: { authorization: `Bearer ${token}` },
-        }),
-      )
-      .catch(() => undefined);
   }
 
   /** Tries again after an error or expiry. */
@@ -298,21 +255,7 @@ export class SessionManager extends EventTarget {
    * and the state polls when the proxy cannot push. Answers the function that stops watching.
    */
   watch(): () => void {
-    const unwatch = this.state.watch();
-    if (++this.#listeners === 1) {
-      this.#stream.start();
-      this.#listenToPage(true);
-    }
-    let watching = true;
-    return () => {
-      if (!watching) return;
-      watching = false;
-      unwatch();
-      if (--this.#listeners === 0) {
-        this.#stream.stop();
-        this.#listenToPage(false);
-      }
-    };
+    return this.#live.watch();
   }
 
   #setStatus(status: SessionStatus, reason?: string): void {
@@ -354,7 +297,14 @@ export class SessionManager extends EventTarget {
     try {
       const grant = this.#options.signIn
         ? await this.#options.signIn()
-        : await this.#waitOutOutage(configuration, (retries) => this.#requestSession(retries));
+        : await signInThroughOutage({
+            url: this.#sessionUrl(),
+            fetch: this.#fetchImpl,
+            ownFetch: Boolean(this.#options.fetch),
+            body: this.#options.signInBody ?? {},
+            unreachable: () => this.state.setReachable(false),
+            current: () => configuration === this.#configuration,
+          });
       // Configured again meanwhile (another endpoint or sign-in): this grant is for the old one.
       if (configuration !== this.#configuration) return await this.#signIn();
       const withExpiry: Grant = {
@@ -364,16 +314,12 @@ export class SessionManager extends EventTarget {
       };
       this.#refused = undefined;
       // Another member now: nothing of the previous one's may remain, in the client or in storage.
-      if (this.user && this.user.id !== grant.user.id) this.#client.clearToken();
-      clearDraftsExcept(grant.user.id);
+      this.member.signedIn(grant.user);
       this.#grant = withExpiry;
-      this.user = grant.user;
-      if (this.state.member && this.state.member.id !== grant.user.id) this.announcer.clear();
-      this.state.setMember(grant.user);
       this.state.setReachable(true);
       this.#setStatus('ready');
       // Signed in again after the session ended: the stream comes back for whoever still listens.
-      if (this.#listeners > 0) this.#stream.start();
+      this.#live.resume();
       return withExpiry;
     } catch (error) {
       if (configuration !== this.#configuration) throw error;
@@ -386,161 +332,13 @@ export class SessionManager extends EventTarget {
     }
   }
 
-  /**
-   * Sign-in while the proxy or the service cannot be reached: the one "Reconnecting…" notice shows
-   * at the first failure, the elements keep their places (and the question box its text), and
-   * sign-in is tried again quietly, sooner when the browser says it is online again, until it
-   * gets through or the session is configured again or signed out.
-   */
-  async #waitOutOutage(
-    configuration: number,
-    request: (retries: number) => Promise<SessionGrant>,
-  ): Promise<SessionGrant> {
-    for (let failures = 0; ; failures++) {
-      try {
-        // A restarting proxy is tried a few times at once; an outage then once per wait.
-        return await request(failures === 0 ? SIGN_IN_RETRIES : 0);
-      } catch (error) {
-        if (!unreachable(error) || configuration !== this.#configuration) throw error;
-        this.state.setReachable(false);
-        const { status, code } = error as ApiError;
-        // A CORS refusal has said so already, naming the origin to allow.
-        if (code !== ORIGIN_REFUSED)
-          tellDeveloper(
-            'unreachable',
-            new URL(this.#sessionUrl(), globalThis.location?.href).href,
-            status,
-            code,
-          );
-        // The next try after the wait, or as soon as the browser says it is online again.
-        await new Promise((resolve) => {
-          setTimeout(resolve, backoffDelay(failures, OUTAGE_WAIT, Math.random));
-          globalThis.addEventListener?.('online', resolve, { once: true });
-        });
-        if (configuration !== this.#configuration) throw error;
-      }
-    }
-  }
-
   #sessionUrl(): string {
     return `${this.#options.endpoint.replace(/\/$/, '')}/session`;
   }
 
-  /** How long to wait before sign-in attempt `retry + 2`: the proxy's Retry-After, else a backoff. */
-  #signInDelay(retry: number, response?: Response): number {
-    const asked = response ? parseRetryAfter(response.headers.get('retry-after'), Date.now()) : undefined;
-    if (asked !== undefined) return Math.min(asked, SIGN_IN_MAX_WAIT_MS);
-    return backoffDelay(retry, { baseDelayMs: 500, maxDelayMs: SIGN_IN_MAX_WAIT_MS }, Math.random) + 250;
-  }
-
-  async #requestSession(retries: number): Promise<SessionGrant> {
-    const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
-    const url = this.#sessionUrl();
-    const once = () =>
-      fetchImpl(url, {
-        method: 'POST',
-        // The portal's own sign-in cookie goes along, also to a proxy on another origin.
-        credentials: 'include',
-        signal: AbortSignal.timeout(SIGN_IN_TIMEOUT_MS),
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(this.#options.signInBody ?? {}),
-      });
-    // A busy or restarting proxy (429, 502, 503, 504, or no answer at all; a timeout is final) is
-    // tried again a few times, honouring Retry-After, before the member sees a failure.
-    const attempt = async (): Promise<Response> => {
-      for (let retry = 0; ; retry++) {
-        let response: Response | undefined;
-        try {
-          response = await once();
-        } catch (error) {
-          const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-          // Refused by the page's policy (said once, not retried), or by the CORS of a proxy on
-          // another origin that answers (said once, then waited out like an outage).
-          const refused = (await blockedByContentPolicy(url))
-            ? BLOCKED_BY_POLICY
-            : !this.#options.fetch && (await refusedByCors(url))
-              ? ORIGIN_REFUSED
-              : undefined;
-          if (refused)
-            throw new ApiError({
-              kind: 'network',
-              status: 0,
-              code: refused,
-              title: 'Refused before it was sent',
-              operation: 'session',
-              cause: error,
-            });
-          if (timedOut || retry >= retries) throw error;
-        }
-        if (response && (retry >= retries || !SIGN_IN_RETRY_STATUSES.has(response.status))) return response;
-        // Not answered twice in a row: the member is told now, not after every try.
-        if (retry >= 1 && response?.status !== 429) this.state.setReachable(false);
-        await sleep(this.#signInDelay(retry, response));
-      }
-    };
-    let response: Response;
-    try {
-      response = await attempt();
-      // One retry on 401 (a portal session renewed a moment ago), then the session has ended.
-      if (response.status === 401) response = await attempt();
-      if (response.status === 404)
-        tellDeveloper('sessionNotFound', new URL(url, globalThis.location?.href).href);
-    } catch (cause) {
-      if (cause instanceof ApiError) throw cause;
-      const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError';
-      throw new ApiError({
-        kind: timedOut ? 'timeout' : 'network',
-        status: 0,
-        code: timedOut ? 'timeout' : 'network_error',
-        title: timedOut ? 'Sign-in timed out' : 'Network error',
-        operation: 'session',
-        cause,
-      });
-    }
-    if (!response.ok) {
-      const problem = (await response.json().catch(() => ({}))) as {
-        code?: string;
-        title?: string;
-        detail?: string;
-      };
-      throw new ApiError({
-        kind: 'http',
-        status: response.status,
-        code: problem.code ?? `http_${response.status}`,
-        title: problem.title ?? 'Sign-in failed',
-        operation: 'session',
-        ...(problem.detail ? { detail: problem.detail } : {}),
-      });
-    }
-    return (await response.json()) as SessionGrant;
-  }
-
-  #setLive(live: boolean): void {
-    this.state.setLive(live);
-    if (this.live === live) return;
-    this.live = live;
-    this.dispatchEvent(new CustomEvent('live', { detail: { live } }));
-  }
-
-  /** The stream's first event says whether the proxy pushes answers (it has a webhook) or the page polls. */
-  #onReady(data: string): void {
-    try {
-      const ready = JSON.parse(data) as { webhooks?: unknown };
-      this.state.setDelivery(ready.webhooks === false ? 'poll' : 'push');
-    } catch {
-      // An older proxy's ready event: it pushes.
-    }
-  }
-
-  /** An event is a hint: the consultation is re-read by the state, never taken from the event. */
-  #hint(data: string): void {
-    let hint: Partial<ConsultationEvent>;
-    try {
-      hint = JSON.parse(data) as typeof hint;
-    } catch {
-      return;
-    }
-    if (hint.consultationId) this.state.hint(hint.consultationId);
+  /** The host's fetch, read at each call, or the global one. */
+  get #fetchImpl(): typeof fetch {
+    return this.#options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 }
 

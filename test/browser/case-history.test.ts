@@ -540,6 +540,45 @@ describe('<case-history>', () => {
       expect(rows(element)).to.have.length(50);
       expect(rows(element)[0]!.textContent).to.contain('Scripted question 999');
     });
+
+    it('writes the seen-marks of 1,000 consultations once, and the list stays usable', async () => {
+      const storageWrites: string[] = [];
+      const setItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (this: Storage, key: string, value: string) {
+        if (this === sessionStorage && key.startsWith('consult-elements:seen:')) storageWrites.push(key);
+        setItem.call(this, key, value);
+      };
+      let element: CaseHistory;
+      try {
+        element = await fixture<CaseHistory>(
+          html`<case-history .session=${scriptedHistory(1000)}></case-history>`,
+        );
+        await listed(element);
+        await element.updateComplete;
+      } finally {
+        Storage.prototype.setItem = setItem;
+      }
+      // One write per batch: before, every consultation rewrote the whole growing record (quadratic).
+      expect(storageWrites.length, `${storageWrites.length} writes`).to.be.at.most(2);
+      expect(element.memberState!.consultations).to.have.length(1000);
+      expect(rows(element)).to.have.length(50);
+      expect(shadowText(element)).to.contain('Show more (950 left)');
+      // Usable: the last rows render on demand, and a case opens and closes from the keyboard.
+      for (let i = 0; i < 19; i++) {
+        $<HTMLButtonElement>(element, '[part=more-button]')!.click();
+        await element.updateComplete;
+      }
+      expect(rows(element)).to.have.length(1000);
+      expect($(element, '[part=more-button]')).to.equal(null);
+      expect(rows(element).at(-1)!.textContent).to.contain('Scripted question 0');
+      rows(element)[0]!.focus();
+      await sendKeys({ press: 'Enter' });
+      await element.updateComplete;
+      expect(thread(element)?.consultationId).to.equal('cns_scripted_999');
+      $<HTMLButtonElement>(element, '[part=back-button]')!.click();
+      await element.updateComplete;
+      expect(hasFocus(element, rows(element)[0])).to.equal(true);
+    });
   });
 
   describe('in every language', () => {

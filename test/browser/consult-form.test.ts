@@ -1,7 +1,9 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { MAX_QUESTION_LENGTH } from '../../src/client/types.js';
+import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
+import type { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { loadDraft } from '../../src/session/drafts.js';
 import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
@@ -10,6 +12,7 @@ import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { announced, inSession, shadowText, upstreamCalls, withFailures } from './support/backend.js';
 
 ConsultForm.define('consult-form');
+CaseHistory.define('case-history');
 
 const ALEX = DEMO_USER_IDS.alex;
 
@@ -584,6 +587,85 @@ describe('<consult-form>', () => {
       form.startWith('four');
       await form.updateComplete;
       expect(textareas(form).map((t) => t.value)).to.deep.equal(['one', 'two', 'three\n\nfour']);
+    });
+  });
+
+  describe('where a question lands (the session’s placement)', () => {
+    /** Types `text` in the form's first question as a member does and sends it. */
+    async function send(form: ConsultForm, text: string): Promise<void> {
+      await formShown(form);
+      textarea(form).focus();
+      await sendKeys({ type: text });
+      part(form, 'submit-button')!.click();
+    }
+
+    const openedThread = (history: CaseHistory) =>
+      history.shadowRoot!.querySelector<ConsultThread>('consult-thread');
+
+    it('opens a question just sent in the page’s list, its heading focused, and offers a fresh form', async () => {
+      sessionStorage.clear();
+      const { session } = await inSession<HTMLElement>(
+        html`<div><consult-form></consult-form><case-history></case-history></div>`,
+      );
+      const form = session.querySelector<ConsultForm>('consult-form')!;
+      const history = session.querySelector<CaseHistory>('case-history')!;
+      const submitted = oneEvent(form, 'consult-submitted');
+      await send(form, 'My ankle is swollen after a run.');
+      const { consultationId } = (await submitted).detail;
+      await waitUntil(() => history.selected === consultationId, 'the case opens in the list', {
+        timeout: 5000,
+      });
+      await waitUntil(
+        () => openedThread(history)?.shadowRoot!.activeElement?.id === 'heading',
+        'its heading has focus',
+        { timeout: 5000 },
+      );
+      expect(document.activeElement).to.equal(history);
+      // One live copy on the page: the form shows no thread of its own, only a fresh question.
+      expect(form.shadowRoot!.querySelector('consult-thread')).to.equal(null);
+      expect(textarea(form).value).to.equal('');
+      expect(announced(form)).to.contain('in your consultations');
+    });
+
+    it('shows the question where it was sent when the page has no list', async () => {
+      sessionStorage.clear();
+      const { element: form } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      const submitted = oneEvent(form, 'consult-submitted');
+      await send(form, 'Is it normal to sneeze in the sun?');
+      const { consultationId } = (await submitted).detail;
+      await waitUntil(() => form.shadowRoot!.querySelector('consult-thread'), 'the thread shows here', {
+        timeout: 5000,
+      });
+      expect(form.shadowRoot!.querySelector<ConsultThread>('consult-thread')!.consultationId).to.equal(
+        consultationId,
+      );
+    });
+
+    it('lands "Start a new consultation" in the box, with focus, after a case sent here reached its limit', async () => {
+      sessionStorage.clear();
+      const { session } = await inSession<HTMLElement>(
+        html`<div><consult-form></consult-form><case-history></case-history></div>`,
+      );
+      const form = session.querySelector<ConsultForm>('consult-form')!;
+      const history = session.querySelector<CaseHistory>('case-history')!;
+      const submitted = oneEvent(form, 'consult-submitted');
+      await send(form, 'My knee clicks when I climb stairs.');
+      const { consultationId } = (await submitted).detail;
+      await waitUntil(() => openedThread(history), 'the case opens in the list', { timeout: 5000 });
+      const state = session.manager.state;
+      await state.addFollowUp(consultationId, 'Two?', 'key-placement-2');
+      await state.addFollowUp(consultationId, 'Three?', 'key-placement-3');
+      const thread = openedThread(history)!;
+      await waitUntil(() => thread.shadowRoot!.querySelector('[part=start-new-button]'), 'the limit', {
+        timeout: 5000,
+      });
+      thread.shadowRoot!.querySelector<HTMLButtonElement>('[part=start-new-button]')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => focused(form) === textarea(form), 'focus in the form’s question box', {
+        timeout: 5000,
+      });
+      expect(document.activeElement).to.equal(form);
+      expect(textarea(form).value).to.equal('');
     });
   });
 

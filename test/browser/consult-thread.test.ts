@@ -782,14 +782,54 @@ describe('<consult-thread>', () => {
       await expect(element).to.be.accessible();
     });
 
-    it('tells the page when it has no form to take the member to', async () => {
+    it('takes the member into the form’s question box when nothing was typed', async () => {
+      sessionStorage.clear(); // no draft of an earlier test in the form
+      const { session, element } = await inSession<ConsultThread>(
+        html`<consult-thread></consult-thread><consult-form></consult-form>`,
+      );
+      const user = await session.manager.ready();
+      const created = await session.manager.client.createConsultation({
+        userId: user.id,
+        questions: ['Is a sore throat for a week a reason to see someone?', 'Two?', 'Three?'],
+      });
+      element.consultationId = created.consultationId;
+      await loaded(element);
+      await waitUntil(() => $(element, '[part=start-new-button]'), 'the limit is reached', { timeout: 5000 });
+      expect($(element, '#unsent')).to.equal(null);
+      const form = session.querySelector<ConsultForm>('consult-form')!;
+      await waitUntil(() => form.shadowRoot!.querySelector('textarea'), 'the form is shown', {
+        timeout: 5000,
+      });
+
+      const started = oneEvent(element, 'consult-start-new');
+      $<HTMLButtonElement>(element, '[part=start-new-button]')!.focus();
+      await sendKeys({ press: 'Enter' });
+      expect((await started).detail.handedTo).to.equal('consult-form');
+      await waitUntil(
+        () => form.shadowRoot!.activeElement?.tagName === 'TEXTAREA',
+        'focus in the form’s box',
+        {
+          timeout: 5000,
+        },
+      );
+      expect(document.activeElement).to.equal(form);
+      expect((form.shadowRoot!.activeElement as HTMLTextAreaElement).value).to.equal('');
+    });
+
+    it('says where to go, and tells the page, when it has no form to take the member to', async () => {
       const { backend, session, element, consultationId } = await newThread(['Can I fly with a cold?']);
       await waitUntil(() => session.manager.live, 'the live stream opens', { timeout: 5000 });
       await sandboxPost(backend, `/_sandbox/consultations/${consultationId}/cancel`);
       await waitUntil(() => $(element, '[part=start-new-button]'), 'the case is canceled', { timeout: 5000 });
+      expect(shadowText(element)).not.to.contain('There is no question form on this page');
       const started = oneEvent(element, 'consult-start-new');
       $<HTMLButtonElement>(element, '[part=start-new-button]')!.click();
       expect((await started).detail).to.deep.equal({ consultationId, reason: 'canceled', handedTo: 'none' });
+      await element.updateComplete;
+      const where = 'There is no question form on this page';
+      expect(shadowText(element)).to.contain(where);
+      expect(announced(element)).to.contain(where);
+      await expect(element).to.be.accessible();
     });
   });
 

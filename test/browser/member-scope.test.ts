@@ -13,6 +13,7 @@ import { aTimeout, expect, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TemplateResult } from 'lit';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
+import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
@@ -23,6 +24,7 @@ import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { inSession } from './support/backend.js';
 
 CaseHistory.define('case-history');
+ConsultAccess.define('consult-access');
 ConsultForm.define('consult-form');
 ConsultThread.define('consult-thread');
 NavigatorChat.define('navigator-chat');
@@ -368,5 +370,92 @@ describe('a member’s work is scoped: nothing that settles after sign-out reach
     expect(backend.sandbox.state.prescriptions.size, 'the request reached the service').to.equal(1);
     expect(held.calls).to.equal(1);
     expect(found).to.deep.equal(nothingLeft);
+  });
+});
+
+describe('a member switch: no element keeps a copy of the previous member', () => {
+  beforeEach(() => sessionStorage.clear());
+  afterEach(() => sessionStorage.clear());
+
+  it('every element, at the moment another member signs in, shows and holds nothing of the previous one', async () => {
+    const typed = 'Zebrafinch-switch-form';
+    const chatted = 'Zebrafinch-switch-navigator';
+    const asked = 'Zebrafinch-switch-prescription';
+    const {
+      session,
+      backend,
+      element: root,
+    } = await inSession<HTMLElement>(html`
+      <div>
+        <consult-form></consult-form>
+        <case-history></case-history>
+        <consult-thread consultation-id="cns_demo_alex_bp"></consult-thread>
+        <navigator-chat></navigator-chat>
+        <consult-access></consult-access>
+        <prescription-request .survey=${SURVEY}></prescription-request>
+      </div>
+    `);
+    const one = <T extends Element>(tag: string) => root.querySelector(tag) as T;
+    const [form, history, thread, chat, access, prescription] = [
+      'consult-form',
+      'case-history',
+      'consult-thread',
+      'navigator-chat',
+      'consult-access',
+      'prescription-request',
+    ].map(one);
+
+    // Alex's data everywhere: the list with a case open, a thread, a navigator exchange, a plan
+    // renewed with its history, a prescription request sent, and a question typed.
+    await waitUntil(() => ALEX_SEEDED.every((words) => leftovers([words]).length > 0), 'the list shows', {
+      timeout: 5000,
+    });
+    (history!.shadowRoot!.querySelector('[part~=item]') as HTMLButtonElement).click();
+    await waitUntil(() => history!.shadowRoot!.querySelector('consult-thread'), 'a case opens', {
+      timeout: 5000,
+    });
+    await waitUntil(() => $(access!, '[part~=history]'), 'the renewed plan shows its history', {
+      timeout: 5000,
+    });
+    await backend.sandbox.fetch('/_sandbox/navigator/replies', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: `About ${chatted}: rest and drink plenty of water.` }),
+    });
+    await typeInto(chat!, '[part=input]', `${chatted}: a sore throat`);
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => leftovers([`About ${chatted}`]).length > 0, 'the navigator answers', {
+      timeout: 5000,
+    });
+    await typeInto(prescription!, '#q-medicine', `${asked} 100 micrograms`);
+    const yes = [...prescription!.shadowRoot!.querySelectorAll('label.choice')]
+      .find((label) => label.textContent!.trim() === 'Yes')!
+      .querySelector('input')!;
+    yes.click();
+    await (prescription as PrescriptionRequest).updateComplete;
+    $<HTMLButtonElement>(prescription!, '[part~=submit-button]')!.click();
+    await waitUntil(() => $(prescription!, '#sent'), 'the request is sent', { timeout: 5000 });
+    await typeInto(form!, 'textarea', `${typed}: my knee clicks`);
+    const shown = [typed, chatted, asked, 'Renewed from', '142/91'];
+    for (const word of shown)
+      expect(leftovers([word]), `"${word}" is on the page before`).to.not.deep.equal([]);
+    // The list gave way to the case opened: its first questions are looked for too.
+    const words = [...shown, ...ALEX_SEEDED];
+    await settled();
+
+    // Sam signs in: the moment the session says so, every element has let go of alex.
+    let atSwitch: string[] | undefined;
+    session.manager.addEventListener('status', () => {
+      if (session.manager.status === 'ready' && session.manager.member.current?.uniqueId === 'sam')
+        atSwitch ??= leftovers(words);
+    });
+    session.tokenProvider = backend.signInAs('sam');
+    await waitUntil(() => atSwitch !== undefined, 'sam is signed in', { timeout: 5000 });
+    expect(atSwitch, 'at the switch').to.deep.equal([]);
+    // Each element's own view of the member, by its public side: none of alex's.
+    expect((history as CaseHistory).selected, 'no case of alex open').to.equal(undefined);
+    expect((thread as ConsultThread).consultation?.userId ?? DEMO_USER_IDS.sam).to.equal(DEMO_USER_IDS.sam);
+    await settled();
+    expect(leftovers(words), 'once sam’s data has arrived').to.deep.equal([]);
   });
 });

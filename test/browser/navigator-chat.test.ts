@@ -12,11 +12,22 @@ import { hasFocus } from './support/elements.js';
 
 NavigatorChat.define('navigator-chat');
 
-/** A stand-in for `<consult-form>`: records what the chat hands it. */
+/**
+ * A stand-in for `<consult-form>`: registers with its session's placement as a form does, and
+ * records what the chat hands it.
+ */
 class StubConsultForm extends HTMLElement {
   received: string[] = [];
-  startWith(text: string): void {
-    this.received.push(text);
+  #release?: () => void;
+  connectedCallback(): void {
+    const session = this.closest('consult-session') as (HTMLElement & { manager: SessionManager }) | null;
+    this.#release = session?.manager.state.placement.addForm({
+      idOnPage: () => this.id,
+      startQuestion: (text) => this.received.push(text),
+    });
+  }
+  disconnectedCallback(): void {
+    this.#release?.();
   }
 }
 if (!customElements.get('consult-form')) customElements.define('consult-form', StubConsultForm);
@@ -555,6 +566,29 @@ describe('<navigator-chat>', () => {
       await waitUntil(() => question()?.value === SYMPTOM, 'the form holds the member’s words', {
         timeout: 5000,
       });
+      // The member is taken there: focus in the box that holds their words.
+      await waitUntil(() => form.shadowRoot!.activeElement === question(), 'focus in the form’s box', {
+        timeout: 5000,
+      });
+      expect(document.activeElement).to.equal(form);
+    });
+
+    it('hands over to no form of another session, and says where to go', async () => {
+      const { element } = await chatIn();
+      // A form on the page, but not of this chat's session: the hand-off does not reach across.
+      const elsewhere = new StubConsultForm();
+      document.body.append(elsewhere);
+      try {
+        const reply = await ask(element, SYMPTOM);
+        const handoff = oneEvent(element, 'navigator-handoff') as Promise<NavigatorHandoffEvent>;
+        reply.querySelector<HTMLButtonElement>('[part~="handoff-button"]')!.click();
+        expect((await handoff).detail.handedTo).to.equal('none');
+        expect(elsewhere.received).to.deep.equal([]);
+        await element.updateComplete;
+        expect(shadowText(element)).to.contain('There is no question form on this page');
+      } finally {
+        elsewhere.remove();
+      }
     });
 
     it('does not offer a doctor to a member without an active plan, and says why', async () => {

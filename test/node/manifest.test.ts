@@ -27,7 +27,11 @@ const elements = elementsOf(manifest);
 const source = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
 /** What every element renders from the shared code: notices, loading and error states. */
-const SHARED_TEMPLATES = ['src/elements/shared/consult-element.ts', 'src/elements/shared/status.ts'];
+const SHARED_TEMPLATES = [
+  'src/elements/shared/consult-element.ts',
+  'src/elements/shared/error-notice.ts',
+  'src/elements/shared/status.ts',
+];
 
 /** Where an element's code is (its class, and the view pieces beside it in its folder) and its styles. */
 const elementFiles = (tag: string) => {

@@ -344,6 +344,7 @@ describe('the member state', () => {
           createConsultation: unreachable,
           addConsultationFollowUp: unreachable,
           getUserSubscriptions: unreachable,
+          getSubscriptionHistory: unreachable,
           createPrescriptionRequest: unreachable,
           startNavigatorConversation: unreachable,
           sendNavigatorMessage: unreachable,

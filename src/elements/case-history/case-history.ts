@@ -3,11 +3,13 @@ import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
-import { errorNotice, SessionElement } from '../shared/consult-element.js';
+import { errorNotice } from '../shared/error-notice.js';
+import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import type { MemberState } from '../../session/member-state.js';
 import { answeredWords, statusStyles } from '../shared/status.js';
+import { PlaceController } from '../shared/place.js';
 import { NearEndController } from './near-end.js';
 import { consultationRow, loadingRows } from './row.js';
 import { styles } from './case-history.styles.js';
@@ -51,6 +53,8 @@ export class CaseHistory extends SessionElement {
   @property({ attribute: 'chunk-size', type: Number }) chunkSize = 50;
 
   static override watchesConsultations = true;
+  /** The case open is the member's: it closes when they go. */
+  static override memberProperties = ['selected'];
 
   @state() private shown = 0;
   @state() private activeIndex = 0;
@@ -60,13 +64,13 @@ export class CaseHistory extends SessionElement {
 
   /** The member's consultations, newest first: the member state's, shared by every view of the page. */
   get consultations(): ConsultationView[] {
-    return this.user ? (this.memberState?.consultations ?? []) : [];
+    return this.member.current ? (this.memberState?.consultations ?? []) : [];
   }
 
   /** Where the list is: loading until the member is known and their list read. */
   get #listStatus(): { status: 'idle' | 'loading' | 'ready' | 'error'; error?: unknown } {
     const state = this.memberState;
-    const signIn = this.signInStatus;
+    const signIn = this.member.signInStatus;
     if (!state || signIn !== 'ready') return { status: signIn };
     const { status, error } = state.historyStatus;
     return { status: status === 'idle' ? 'loading' : status, error };
@@ -76,14 +80,22 @@ export class CaseHistory extends SessionElement {
     return this.#listStatus.status === 'ready';
   }
 
-  /** The ids listed at the last update: a consultation new since then may need a row rendered. */
-  #listed?: Set<string>;
-  /** The state this list follows for open requests and answers. */
+  /**
+   * The list as this element last showed it, the member's: the ids listed at the last update (a
+   * consultation new since then may need a row rendered), the case to return to, the open case's thread.
+   */
+  readonly #view = this.member.keep(
+    (): { listed?: Set<string>; returnTo?: string; thread?: { id: string; element: ConsultThread } } => ({}),
+  );
+  /** The state this list follows for answers. */
   #following?: MemberState;
+  /** The session's placement shows consultations here: one sent from a form of the page opens in this list. */
+  protected readonly place = new PlaceController(
+    this,
+    () => this.memberState?.placement,
+    (placement) => placement.addList({ showConsultation: (id, { focus }) => this.#show(id, focus) }),
+  );
 
-  #returnTo?: string;
-  /** The opened consultation's thread, kept while the same one stays open. */
-  #thread?: { id: string; element: ConsultThread };
   /** Renders the next chunk when the end of the list scrolls near. */
   protected readonly nearEnd = new NearEndController(this, () => this.#renderMore());
 
@@ -92,31 +104,27 @@ export class CaseHistory extends SessionElement {
     this.#follow(undefined);
   }
 
-  /** Follows the state: a question sent from a form of the page opens here, and answers are announced. */
+  /** Follows the state: answers are announced. */
   #follow(state: MemberState | undefined): void {
     if (state === this.#following) return;
-    this.#following?.removeEventListener('open', this.#onOpenRequest);
     this.#following?.removeEventListener('answer', this.#onAnswer);
     this.#following = state;
-    state?.addEventListener('open', this.#onOpenRequest);
     state?.addEventListener('answer', this.#onAnswer);
   }
 
-  /** A view of the page asks for a consultation to be shown: it opens here, its heading focused. */
-  #onOpenRequest = (event: Event): void => {
-    if (event.defaultPrevented || !this.isConnected) return;
-    event.preventDefault();
-    const { consultationId, focus } = (event as CustomEvent<{ consultationId: string; focus: boolean }>)
-      .detail;
-    this.#returnTo = consultationId;
+  /** The placement shows a consultation here (a question just sent): it opens, its heading focused. */
+  #show(consultationId: string, focus: boolean): boolean {
+    if (!this.isConnected) return false;
+    this.#view.returnTo = consultationId;
     this.selected = consultationId;
     if (focus) {
       void this.updateComplete.then(() => {
         this.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
-        this.#thread?.element.focusHeading();
+        this.#view.thread?.element.focusHeading();
       });
     }
-  };
+    return true;
+  }
 
   #onAnswer = (event: Event): void => {
     // With a consultation open, its thread announces the answer itself.
@@ -127,21 +135,11 @@ export class CaseHistory extends SessionElement {
     if (record) this.announce(answeredWords(record, this.localize.language));
   };
 
-  /** Nothing of the previous member stays: their list, the case open, what was announced. */
-  protected override memberChanged(): void {
-    this.#listed = undefined;
-    this.selected = undefined;
-    this.#returnTo = undefined;
-    this.#thread = undefined;
-    this.shown = 0;
-    this.activeIndex = 0;
-  }
-
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const state = this.isConnected ? this.memberState : undefined;
     this.#follow(state);
-    if (!this.user) this.signInIfIdle();
+    if (!this.member.current) this.member.signInIfIdle();
     else if (state && state.historyStatus.status === 'idle') {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
     }
@@ -152,7 +150,7 @@ export class CaseHistory extends SessionElement {
   #fitShown(): void {
     if (!this.#loaded) return;
     const list = this.consultations;
-    const listed = this.#listed;
+    const listed = this.#view.listed;
     if (!listed) {
       this.shown = Math.min(list.length, Math.max(this.shown, this.#chunk));
     } else {
@@ -165,7 +163,7 @@ export class CaseHistory extends SessionElement {
       this.shown = Math.min(this.shown, list.length);
     }
     this.activeIndex = Math.min(this.activeIndex, Math.max(0, this.shown - 1));
-    this.#listed = new Set(list.map((c) => c.consultationId));
+    this.#view.listed = new Set(list.map((c) => c.consultationId));
   }
 
   #retry = (): void => {
@@ -181,8 +179,8 @@ export class CaseHistory extends SessionElement {
 
   /** Loads the list again, for example after an error. */
   reload(): void {
-    if (!this.user) void this.activeSession?.retry().catch(() => undefined);
-    if (!this.user) return;
+    if (!this.member.current) void this.activeSession?.retry().catch(() => undefined);
+    if (!this.member.current) return;
     this.memberState
       ?.loadHistory({ fresh: true })
       .catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
@@ -243,15 +241,15 @@ export class CaseHistory extends SessionElement {
   };
 
   #open(consultation: ConsultationView): void {
-    this.#returnTo = consultation.consultationId;
+    this.#view.returnTo = consultation.consultationId;
     this.selected = consultation.consultationId;
     this.#focus.next('[part~=back-button]');
   }
 
   #back = (): void => {
-    const id = this.#returnTo ?? this.selected;
+    const id = this.#view.returnTo ?? this.selected;
     this.selected = undefined;
-    this.#returnTo = undefined;
+    this.#view.returnTo = undefined;
     const index = this.consultations.findIndex((c) => c.consultationId === id);
     if (index >= 0) {
       this.shown = Math.max(this.shown, index + 1);
@@ -286,11 +284,11 @@ export class CaseHistory extends SessionElement {
    * shows the member state's record, the one this list shows, so there is one copy of it.
    */
   #threadFor(id: string): ConsultThread {
-    if (this.#thread?.id !== id) {
+    if (this.#view.thread?.id !== id) {
       const element = CaseHistory.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
-      this.#thread = { id, element };
+      this.#view.thread = { id, element };
     }
-    const { element } = this.#thread;
+    const { element } = this.#view.thread;
     element.setAttribute('consultation-id', id);
     element.setAttribute('lang', this.localize.language);
     element.session = this.activeSession;

@@ -1,7 +1,8 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { property } from 'lit/decorators.js';
 import type { SubscriptionView } from '../../client/browser-types.js';
-import { errorNotice, SessionElement } from '../shared/consult-element.js';
+import { errorNotice } from '../shared/error-notice.js';
+import { SessionElement } from '../shared/session-element.js';
 import { addEnglish, LocalizeController } from '../shared/localize.js';
 import { access } from '../translations/en-access.js';
 import { styles } from './consult-access.styles.js';
@@ -50,25 +51,16 @@ export class ConsultAccess extends SessionElement {
   /** A plan ending within this many days is "ending soon". Default 30. */
   @property({ attribute: 'expiring-days', type: Number }) expiringDays = 30;
 
-  /** The history of a renewed plan, read for the active subscription `for`. */
-  @state() private renewed?: { for: string; list?: SubscriptionView[] };
-
   private readonly localize = new LocalizeController(this, 'access');
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const state = this.memberState;
-    if (!this.user || !state) {
-      this.signInIfIdle();
+    if (!this.member.current || !state) {
+      this.member.signInIfIdle();
       return;
     }
     if (state.plan.status === 'idle' && this.isConnected) this.#check(false);
-    const active = this.#active;
-    if (active?.renewFrom && this.renewed?.for !== active.subscriptionId) this.#readHistory(active);
-  }
-
-  get #active(): SubscriptionView | undefined {
-    return this.memberState?.plan.subscriptions?.find((s) => s.active === 1);
   }
 
   #check(fresh: boolean): Promise<unknown> {
@@ -77,56 +69,28 @@ export class ConsultAccess extends SessionElement {
     return check.catch((error: unknown) => this.reportError(error, 'getUserSubscriptions'));
   }
 
-  /** The plans the active one renewed, in the member's scope: nothing lands after a sign-out. */
-  #readHistory(active: SubscriptionView): void {
-    const state = this.memberState;
-    const user = this.user;
-    const session = this.activeSession;
-    if (!state || !user || !session) return;
-    const request = { for: active.subscriptionId };
-    this.renewed = request;
-    const { signal } = state;
-    session.client
-      .getSubscriptionHistory(user.id, active.subscriptionId, { signal })
-      .then((history) => {
-        if (signal.aborted || this.renewed !== request) return;
-        this.renewed = {
-          ...request,
-          list: history.filter((s) => s.subscriptionId !== active.subscriptionId),
-        };
-      })
-      // The plan itself still shows; its history is a detail.
-      .catch(() => {
-        if (!signal.aborted && this.renewed === request) this.renewed = { ...request, list: [] };
-      });
-  }
-
   /** The plan as the element shows it, once the member's plan is known. */
   get #plan(): Plan | undefined {
     const plan = this.memberState?.plan;
-    if (!this.user || plan?.status !== 'ready') return undefined;
+    if (!this.member.current || plan?.status !== 'ready') return undefined;
     if (plan.value === 'inactive') return { state: 'inactive', renewedFrom: [] };
     const subscriptions = plan.subscriptions ?? [];
     const active = subscriptions.find((s) => s.active === 1);
     const latest = active ?? [...subscriptions].sort((a, b) => endOf(b) - endOf(a))[0];
-    // A renewed plan shows once its history is there, so nothing moves under the member's eyes.
-    if (active?.renewFrom && !this.renewed?.list) return undefined;
+    // A renewed plan shows once its history is there (the member state reads it once), so nothing
+    // moves under the member's eyes.
+    const renewedFrom = active?.renewFrom ? this.memberState?.renewalsOf(active.subscriptionId) : [];
+    if (!renewedFrom) return undefined;
     return {
       state: this.#stateOf(active, latest),
-      renewedFrom: active?.renewFrom ? (this.renewed?.list ?? []) : [],
+      renewedFrom: [...renewedFrom],
       ...(latest ? { current: latest } : {}),
     };
   }
 
-  /** Another member, or none: nothing of the previous member's plan stays. */
-  protected override memberChanged(): void {
-    this.renewed = undefined;
-  }
-
   /** Reads the plan again, for example after the member bought or renewed one. */
   reload(): Promise<unknown> {
-    this.renewed = undefined;
-    if (!this.user) return this.activeSession?.retry().catch(() => undefined) ?? Promise.resolve();
+    if (!this.member.current) return this.activeSession?.retry().catch(() => undefined) ?? Promise.resolve();
     return this.#check(true);
   }
 
@@ -140,7 +104,7 @@ export class ConsultAccess extends SessionElement {
   }
 
   protected override render() {
-    const failed = this.signInStatus === 'error' || this.memberState?.plan.status === 'error';
+    const failed = this.member.signInStatus === 'error' || this.memberState?.plan.status === 'error';
     const loading = !this.#plan && !failed;
     return html`<div
       part="base"

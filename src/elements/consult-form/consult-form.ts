@@ -2,10 +2,12 @@ import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
-import { errorNotice, SessionElement } from '../shared/consult-element.js';
+import { errorNotice } from '../shared/error-notice.js';
+import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController, translate } from '../shared/localize.js';
+import { PlaceController } from '../shared/place.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 import { configureThread, questionForm, refusalNotice, sentHere } from './form-view.js';
@@ -46,7 +48,6 @@ import { QuestionsDraft } from './questions-draft.js';
 export class ConsultForm extends SessionElement {
   static override styles = [...SessionElement.styles, styles];
   static override dependencies = { 'consult-thread': ConsultThread };
-  static override acceptsHandoff = true;
 
   /** True while the questions are being sent; the submit button is disabled meanwhile. */
   @property({ type: Boolean, reflect: true }) busy = false;
@@ -65,26 +66,40 @@ export class ConsultForm extends SessionElement {
 
   private readonly localize = new LocalizeController(this, 'form');
 
-  readonly #draft = new QuestionsDraft(this);
+  /** The member's questions: forgotten, in memory, when the member changes (the session clears their stored drafts). */
+  readonly #draft = this.member.holds(new QuestionsDraft(this));
   #sending?: AbortController;
   #pendingText?: string;
   readonly #focus = new FocusController(this);
-  /** The sent consultation's thread, kept while it is shown. */
-  #thread?: ConsultThread;
+  /** The sent consultation's thread, kept while it is shown; the member's. */
+  readonly #view = this.member.keep((): { thread?: ConsultThread } => ({}));
+  /**
+   * The session's placement starts new questions here: "Start a new consultation" in a thread and
+   * the navigator's "Ask a doctor about this" land in this form's box (the navigator's `for` names it by id).
+   */
+  protected readonly place = new PlaceController(
+    this,
+    () => this.memberState?.placement,
+    (placement) =>
+      placement.addForm({
+        idOnPage: () => this.id || undefined,
+        startQuestion: (text) => this.startWith(text),
+      }),
+  );
 
   /** The member's plan as the member state knows it; the form is typeable while it is checked. */
   get #plan(): { status: 'idle' | 'loading' | 'ready' | 'error'; value?: Eligibility; error?: unknown } {
-    const signIn = this.signInStatus;
+    const signIn = this.member.signInStatus;
     if (signIn !== 'ready') return { status: signIn };
     return this.memberState?.plan ?? { status: 'error' };
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    const user = this.user;
+    const user = this.member.current;
     if (!user) {
       // Signing in sets the member, which renders this element again for them.
-      this.signInIfIdle();
+      this.member.signInIfIdle();
       return;
     }
     // The member's draft comes back while their plan is checked: the form is typeable meanwhile.
@@ -125,11 +140,6 @@ export class ConsultForm extends SessionElement {
     this.#sending?.abort();
   }
 
-  /** Signed out, or another member: nothing of the previous member's stays on screen (S16). */
-  protected override memberChanged(): void {
-    this.#forget();
-  }
-
   get #formReady(): boolean {
     const plan = this.#plan;
     return (
@@ -145,15 +155,6 @@ export class ConsultForm extends SessionElement {
     if (this.submitted || this.sentTo) this.#newForm();
     const target = this.#draft.place(text);
     if (target !== undefined) this.#focusQuestion(target);
-  }
-
-  /** Forgets the previous member's form: in memory only, the session clears their stored drafts. */
-  #forget(): void {
-    this.#sending?.abort();
-    this.#draft.forget();
-    this.refused = undefined;
-    this.#thread = undefined;
-    this.#newForm();
   }
 
   #newForm(): void {
@@ -237,7 +238,7 @@ export class ConsultForm extends SessionElement {
       this.#newForm();
       const { consultationId } = consultation;
       // The page's list shows it (one live copy per page); without a list, the thread shows here.
-      if (state.requestOpen(consultationId)) {
+      if (state.placement.showConsultation(consultationId)) {
         this.sentTo = { consultationId };
         this.announce(this.localize.t('sentListed'));
       } else {
@@ -273,7 +274,7 @@ export class ConsultForm extends SessionElement {
       false,
     );
     // A sign-in that failed is tried again; otherwise the plan is checked again.
-    if (this.user) this.#checkPlan(true);
+    if (this.member.current) this.#checkPlan(true);
     else void this.activeSession?.retry().catch(() => undefined);
   }
 
@@ -310,7 +311,7 @@ export class ConsultForm extends SessionElement {
 
   #renderLoadError() {
     // What failed, named: signing in, or the plan check.
-    const text = this.user
+    const text = this.member.current
       ? this.localize.t('loadFailed')
       : translate(this.localize.language, 'session', 'signInFailed');
     return errorNotice(text, this.localize.t('retry'), () => this.#retryLoad());
@@ -318,13 +319,19 @@ export class ConsultForm extends SessionElement {
 
   /** The new consultation's thread, under the name ConsultThread is registered as (see `dependencies`). */
   #renderThread(consultationId: string): ConsultThread {
-    if (this.#thread?.consultationId !== consultationId) {
-      this.#thread = ConsultForm.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
+    if (this.#view.thread?.consultationId !== consultationId) {
+      this.#view.thread = ConsultForm.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
       this.answered = false;
-      this.#thread.addEventListener('consult-answered', () => (this.answered = true));
+      this.#view.thread.addEventListener('consult-answered', () => (this.answered = true));
     }
     // It sits in this shadow root, where it cannot see a lang on <consult-session>.
-    return configureThread(this.#thread, consultationId, this.endpoint, this.localize.language, this.session);
+    return configureThread(
+      this.#view.thread,
+      consultationId,
+      this.endpoint,
+      this.localize.language,
+      this.session,
+    );
   }
 
   /** The member's plan is still being checked: the form can be typed in, but not sent yet. */
@@ -367,7 +374,7 @@ export class ConsultForm extends SessionElement {
       onSubmit: (event) => this.#onSubmit(event),
       onAdd: () => this.#add(),
       onRetry: () => void this.#submit(),
-      onOpenSent: () => sentTo && this.memberState?.requestOpen(sentTo.consultationId),
+      onOpenSent: () => sentTo && this.memberState?.placement.showConsultation(sentTo.consultationId),
     });
   }
 }

@@ -7,7 +7,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
-import { errorNotice } from '../shared/consult-element.js';
+import { errorNotice } from '../shared/error-notice.js';
 import type { LocalizeController } from '../shared/localize.js';
 import type { Question } from './questions.js';
 

@@ -74,7 +74,7 @@ export class ConsultSession extends ConsultElement {
   private readonly localize = new LocalizeController(this, 'session');
 
   protected override get memberLanguage(): string | undefined {
-    return this.manager.user?.language;
+    return this.manager.member.current?.language;
   }
 
   #signedInOnce = false;

@@ -2,17 +2,17 @@ import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import type { ConsultationView } from '../../client/browser-types.js';
-import { errorNotice, SessionElement } from '../shared/consult-element.js';
+import { errorNotice } from '../shared/error-notice.js';
+import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultAnsweredEvent, ConsultFollowupEvent, ConsultStartNewEvent } from '../shared/events.js';
-import { findQuestionForm } from '../shared/handoff.js';
 import { KeepInPlaceController } from '../shared/keep-in-place.js';
 import { ClockController } from '../shared/clock.js';
 import { conversation, loadingThread, newsOf, statusLine } from './messages.js';
 import { endingOf, followup, type Ending } from './followup.js';
 import { handedOver } from './handed-over.js';
 import { FollowupDraft } from './followup-draft.js';
-import { LocalizeController } from '../shared/localize.js';
+import { LocalizeController, translate } from '../shared/localize.js';
 import { prefetchMarkdownWhenIdle } from '../shared/markdown.js';
 import type { MemberState } from '../../session/member-state.js';
 import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
@@ -31,7 +31,7 @@ type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
  *
  * @event consult-answered - A question shown here received its answer (`{ consultationId, status }`).
  * @event consult-followup - The member asked a follow-up question (`{ consultationId, questionsUsed }`).
- * @event consult-start-new - The member chose "Start a new consultation" (`{ consultationId, reason, handedTo }`); with no `<consult-form>` on the page (`handedTo: 'none'`), route them to yours.
+ * @event consult-start-new - The member chose "Start a new consultation" (`{ consultationId, reason, handedTo }`); with no `<consult-form>` in the session (`handedTo: 'none'`), route them to yours.
  * @event consult-error - Loading or sending failed (`{ code, status, operation }`).
  *
  * @csspart base - The wrapper of everything.
@@ -61,18 +61,26 @@ export class ConsultThread extends SessionElement {
   @property({ attribute: false }) consultation?: ConsultationView;
 
   static override watchesConsultations = true;
+  /** The consultation is the member's: it goes when they do. */
+  static override memberProperties = ['consultation'];
 
   @state() private sending = false;
   @state() private sendProblem?: SendProblem;
+  /** "Start a new consultation" found no form in the session: the thread says where to go. */
+  @state() private noForm = false;
   readonly #clock = new ClockController(this);
 
   private readonly localize = new LocalizeController(this, 'thread');
   readonly #focus = new FocusController(this);
-  readonly #draft = new FollowupDraft(
-    this,
-    () => this.user?.id,
-    () => this.consultationId,
+  readonly #draft = this.member.holds(
+    new FollowupDraft(
+      this,
+      () => this.member.current?.id,
+      () => this.consultationId,
+    ),
   );
+  /** Whether the follow-up draft was put back for the member now signed in. */
+  readonly #view = this.member.keep(() => ({ draftRestored: false }));
 
   /** The state whose consultation events this thread follows. */
   #following?: MemberState;
@@ -95,7 +103,7 @@ export class ConsultThread extends SessionElement {
     const id = this.consultationId;
     if (!id || this.#record) return { status: 'ready' };
     const state = this.memberState;
-    const signIn = this.signInStatus;
+    const signIn = this.member.signInStatus;
     if (!state || signIn !== 'ready') return { status: signIn };
     return state.consultationStatus(id);
   }
@@ -120,13 +128,6 @@ export class ConsultThread extends SessionElement {
     this.#follow(undefined);
   }
 
-  /** Nothing of the previous member stays: the consultation, the follow-up draft, what was announced. */
-  protected override memberChanged(): void {
-    this.consultation = undefined;
-    this.#draft.forget();
-    this.sendProblem = undefined;
-  }
-
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const shown = handedOver({
@@ -140,10 +141,13 @@ export class ConsultThread extends SessionElement {
     this.consultationId = shown.consultationId;
     const idChanged = shown.idChanged;
     if (idChanged) this.sendProblem = undefined;
-    if (idChanged || changed.has('user')) this.#draft.restore();
+    if (idChanged || !this.#view.draftRestored) {
+      this.#draft.restore();
+      this.#view.draftRestored = Boolean(this.member.current);
+    }
     this.#follow(this.isConnected ? this.memberState : undefined);
     // The page's record goes into the member state, which other views of it then share.
-    if (this.consultation && this.user && this.consultation.userId === this.user.id)
+    if (this.consultation && this.member.current && this.consultation.userId === this.member.current.id)
       this.memberState?.apply(this.consultation);
     this.#loadIfNeeded();
   }
@@ -154,9 +158,9 @@ export class ConsultThread extends SessionElement {
     const state = this.memberState;
     const session = this.activeSession;
     if (!id || this.#record || !this.isConnected || !session) return;
-    if (!this.user) {
+    if (!this.member.current) {
       // Signing in sets the member, which renders this element again for them.
-      this.signInIfIdle();
+      this.member.signInIfIdle();
       return;
     }
     if (state?.consultationStatus(id).status !== 'idle') return;
@@ -201,8 +205,8 @@ export class ConsultThread extends SessionElement {
   /** Reads the consultation again, for example after an error. */
   reload(): void {
     const id = this.consultationId;
-    if (id && !this.user) void this.activeSession?.retry().catch(() => undefined);
-    if (!id || !this.user) return;
+    if (id && !this.member.current) void this.activeSession?.retry().catch(() => undefined);
+    if (!id || !this.member.current) return;
     this.memberState
       ?.load(id, { fresh: true })
       .catch((error: unknown) => this.reportError(error, 'getConsultation'));
@@ -293,20 +297,20 @@ export class ConsultThread extends SessionElement {
   }
 
   /**
-   * "Start a new consultation": the page's form takes the member, with any unsent follow-up text
-   * and focus in its box; without one, the partner routes `consult-start-new`.
+   * "Start a new consultation": the session's placement takes the member to the page's form, focus
+   * in its box, with any unsent follow-up text; without a form, the thread says where to go and the
+   * partner may route `consult-start-new`.
    */
   #startNew = (): void => {
     const c = this.#record;
     const reason = c && this.#ending(c);
     if (!c || !reason) return;
-    const form = findQuestionForm(this);
-    if (form) {
-      form.startWith(this.#draft.text.trim());
-      // The text is the form's now, kept in its own draft.
-      this.#draft.clear();
-    }
-    const handedTo = form ? 'consult-form' : 'none';
+    const placed = this.memberState?.placement.startQuestion(this.#draft.text.trim()) ?? false;
+    // The text is the form's now, kept in its own draft.
+    if (placed) this.#draft.clear();
+    this.noForm = !placed;
+    if (!placed) this.announce(translate(this.localize.language, 'navigator', 'noForm'));
+    const handedTo = placed ? 'consult-form' : 'none';
     this.emit(new ConsultStartNewEvent({ consultationId: c.consultationId, reason, handedTo }));
   };
 
@@ -378,6 +382,7 @@ export class ConsultThread extends SessionElement {
         onKeydown: this.#onKeydown,
         onSubmit: this.#onSubmit,
         onStartNew: this.#startNew,
+        nowhere: this.noForm ? translate(localize.language, 'navigator', 'noForm') : undefined,
       })}`;
   }
 }

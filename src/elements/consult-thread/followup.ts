@@ -35,6 +35,8 @@ export interface FollowupView {
   onKeydown(event: KeyboardEvent): void;
   onSubmit(event: SubmitEvent): void;
   onStartNew(): void;
+  /** "Start a new consultation" found no form on the page: where the member can start one. */
+  nowhere?: string;
 }
 
 export function followup(view: FollowupView): TemplateResult {
@@ -55,6 +57,7 @@ export function followup(view: FollowupView): TemplateResult {
       <button part="start-new-button" type="button" class="primary" @click=${view.onStartNew}>
         ${localize.t('startNew')}
       </button>
+      ${view.nowhere ? html`<p part="notice" class="notice" id="no-form">${view.nowhere}</p>` : nothing}
     </div>`;
   }
   const problem =

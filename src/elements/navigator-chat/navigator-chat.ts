@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError } from '../../client/errors.js';
-import { SessionElement } from '../shared/consult-element.js';
+import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
 import { LocalizeController, type Formatters } from '../shared/localize.js';
@@ -12,7 +12,6 @@ import type { Eligibility, SessionManager } from '../../session/session.js';
 import { styles } from './navigator-chat.styles.js';
 import { chatMessage, startsGroup } from './message.js';
 import { composer, MAX_LENGTH, welcome, type ComposerError } from './composer.js';
-import { findQuestionForm } from '../shared/handoff.js';
 import { ChatDraft } from './chat-draft.js';
 import { ClockController } from '../shared/clock.js';
 
@@ -52,7 +51,7 @@ export { hasPhysicalKeyboard } from './composer.js';
 export class NavigatorChat extends SessionElement {
   static override styles = [...SessionElement.styles, styles];
 
-  /** The id of the `<consult-form>` that "Ask a doctor about this" fills; default the first one on the page. */
+  /** The id of the `<consult-form>` that "Ask a doctor about this" fills; default the session's first form. */
   @property({ attribute: 'for' }) htmlFor?: string;
 
   /** Example questions offered before the first message; default three localized examples. */
@@ -67,21 +66,27 @@ export class NavigatorChat extends SessionElement {
   /** The clock relative times are told against. */
   readonly #clock = new ClockController(this);
 
-  /** The member's plan, checked when the navigator first suggests a doctor; no offer without one. */
-  @state() private eligibility?: Eligibility | 'unknown';
-
   private readonly localize = new LocalizeController(this, 'navigator');
   readonly #focus = new FocusController(this);
-  readonly #draft = new ChatDraft(() => this.#memberId);
+  readonly #draft = new ChatDraft(() => this.member.current?.id);
+  /** Whether the member's draft was put back in the composer. */
+  readonly #view = this.member.keep(() => ({ draftLoaded: false }));
 
-  #memberId?: string;
+  /**
+   * The member's plan as the member state knows it (checked when the navigator first suggests a
+   * doctor, or by the page's form): no offer without it; a check that failed still offers it.
+   */
+  get #eligibility(): Eligibility | 'unknown' | undefined {
+    const plan = this.member.current ? this.memberState?.plan : undefined;
+    return plan?.status === 'ready' ? plan.value : plan?.status === 'error' ? 'unknown' : undefined;
+  }
 
   /**
    * The member's conversation, kept in the session's member state (memory only: the proxy has no
    * way to read a conversation back); this element is a view of it.
    */
   get #conversation(): Conversation | undefined {
-    return this.user ? this.memberState?.conversation : undefined;
+    return this.member.current ? this.memberState?.conversation : undefined;
   }
 
   get #messages(): readonly ChatMessage[] {
@@ -92,20 +97,17 @@ export class NavigatorChat extends SessionElement {
     return this.#conversation?.sending ?? false;
   }
 
-  protected override sessionChanged(session: SessionManager | undefined): void {
-    // Alone with an endpoint, the element signs in itself; inside <consult-session> this joins its sign-in.
-    if (session && !session.user) void session.ready().catch(() => undefined);
-  }
-
-  /** Signed out or another member: the conversation, the draft and any reply on its way are dropped. */
-  protected override memberChanged(): void {
-    this.#startOver(undefined);
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    // Another member (or none): nothing of the previous member's conversation stays on screen (S16).
-    if (this.user?.id !== this.#memberId) this.#startOver(this.user?.id);
+    // Alone with an endpoint, the element signs in itself; inside <consult-session> this joins its sign-in.
+    if (!this.member.current) this.member.signInIfIdle();
+    // The member's draft comes back once we know who they are (a new member starts from an empty chat).
+    else if (!this.#view.draftLoaded) {
+      this.#view.draftLoaded = true;
+      const saved = this.#draft.load();
+      this.draft = saved.text;
+      this.restored = saved.restored;
+    }
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -123,7 +125,7 @@ export class NavigatorChat extends SessionElement {
     // After "try again" the button is gone: focus goes to the composer, or to the error again.
     this.#focus.whenSettled(() => {
       const status = this.activeSession?.status;
-      return Boolean(this.user) || status === 'error' || status === 'expired';
+      return Boolean(this.member.current) || status === 'error' || status === 'expired';
     }, '[part=input], .notice[tabindex]');
     void session.retry().catch(() => undefined);
   }
@@ -132,27 +134,15 @@ export class NavigatorChat extends SessionElement {
    * Whether the member can ask a doctor, before the hand-off is offered: the session's one check,
    * shared with the form. A check that fails still offers it (the form says what is wrong).
    */
-  async #checkPlan(session: SessionManager, memberId: string | undefined): Promise<void> {
-    if (this.eligibility !== undefined) return;
-    const eligibility = await session.eligibility().catch(() => 'unknown' as const);
-    if (this.#memberId === memberId) this.eligibility = eligibility;
+  async #checkPlan(session: SessionManager): Promise<void> {
+    await session.eligibility().catch(() => undefined);
   }
 
   /** What the log showed at the last update: its length and whether the navigator was typing. */
   #shown = '';
 
-  #startOver(memberId: string | undefined): void {
-    this.#memberId = memberId;
-    this.composerError = undefined;
-    this.handoff = undefined;
-    this.eligibility = undefined;
-    const saved = this.#draft.load();
-    this.draft = saved.text;
-    this.restored = saved.restored;
-  }
-
   #persist(): void {
-    if (!this.#memberId) return;
+    if (!this.member.current) return;
     this.#draft.save(this.draft, this.#messages, Boolean(this.#conversation?.id) || this.restored);
   }
 
@@ -212,7 +202,7 @@ export class NavigatorChat extends SessionElement {
   /** A reply that suggests a doctor shows its hand-off whole: the member's plan is known before it appears. */
   #beforeReplies = async (replies: readonly ChatMessage[]): Promise<void> => {
     const session = this.activeSession;
-    if (session && replies.some((m) => m.suggestsDoctor)) await this.#checkPlan(session, this.#memberId);
+    if (session && replies.some((m) => m.suggestsDoctor)) await this.#checkPlan(session);
   };
 
   /** Waits for a message the conversation is delivering, and tells the page and the member what arrived. */
@@ -249,9 +239,9 @@ export class NavigatorChat extends SessionElement {
       reply.prompt ??
       this.#messages.filter((m) => m.role === 'member' && m.status === 'sent').at(-1)?.text ??
       '';
-    const form = findQuestionForm(this, this.htmlFor);
-    form?.startWith(text);
-    const handedTo = form ? 'consult-form' : 'none';
+    // The session's placement takes the member to its form, with the text and focus in its box.
+    const placed = this.memberState?.placement.startQuestion(text, { formId: this.htmlFor }) ?? false;
+    const handedTo = placed ? 'consult-form' : 'none';
     this.handoff = { key: reply.key, handedTo };
     this.emit(new NavigatorHandoffEvent({ conversationId: reply.conversationId ?? '', handedTo }));
   }
@@ -287,7 +277,7 @@ export class NavigatorChat extends SessionElement {
   protected override render() {
     const session = this.activeSession;
     const failed = session?.status === 'error' || session?.status === 'expired';
-    const loading = Boolean(session) && !this.user && !failed;
+    const loading = Boolean(session) && !this.member.current && !failed;
     return html`<div
       part="base"
       lang=${this.localize.language}
@@ -297,7 +287,7 @@ export class NavigatorChat extends SessionElement {
       ${
         !session
           ? html`<p class="notice error" role="alert">${this.localize.t('unconfigured')}</p>`
-          : this.user
+          : this.member.current
             ? this.#renderChat()
             : failed
               ? html`<div class="notice error" role="alert" tabindex="-1">
@@ -370,7 +360,7 @@ export class NavigatorChat extends SessionElement {
       language: this.resolvedLanguage,
       emergencyNumber: this.activeSession?.emergencyNumber,
       sending: this.#sending,
-      eligibility: this.eligibility,
+      eligibility: this.#eligibility,
       handedTo: this.handoff?.key === m.key ? this.handoff.handedTo : undefined,
       onRetry: () => this.#retry(m),
       onHandOff: () => this.#handOff(m),

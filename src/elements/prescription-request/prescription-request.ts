@@ -1,9 +1,8 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { PrescriptionView } from '../../client/browser-types.js';
 import { ApiError } from '../../client/errors.js';
 import { newIdempotencyKey } from '../../client/retry.js';
-import { SessionElement } from '../shared/consult-element.js';
+import { SessionElement } from '../shared/session-element.js';
 import { DraftController } from '../shared/draft.js';
 import { PrescriptionSubmittedEvent } from '../shared/events.js';
 import { FocusController } from '../shared/focus.js';
@@ -64,18 +63,21 @@ export class PrescriptionRequest extends SessionElement {
   @state() private answers: Answers = {};
   @state() private triedToSend = false;
   @state() private sending = false;
-  @state() private sent?: PrescriptionView;
+  /** The request just sent, shown as sent: its record is the member state's. */
+  @state() private sentId?: string;
   @state() private problem?: Problem;
 
   private readonly localize = new LocalizeController(this, 'prescription');
   readonly #focus = new FocusController(this);
   readonly #draft = new DraftController<PrescriptionDraft>(
-    () => this.user?.id,
+    () => this.member.current?.id,
     () => 'prescription',
   );
-  /** The key the current answers were (or are being) sent with: a repeat never makes two requests. */
-  #key?: { value: string; for: string };
-  #restoredFor?: string;
+  /**
+   * The member's: the key the current answers were (or are being) sent with, so a repeat never
+   * makes two requests, and whether their answers were put back after a reload.
+   */
+  readonly #view = this.member.keep((): { key?: { value: string; for: string }; restored?: boolean } => ({}));
   #checked?: { input: unknown; result: ReturnType<typeof checkSurvey> };
 
   /** The survey as given, checked once per value; its problems go to the console for the partner. */
@@ -123,26 +125,14 @@ export class PrescriptionRequest extends SessionElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     // The member's answers come back after a reload, once we know who they are.
-    const memberId = this.user?.id;
-    if (memberId && this.#restoredFor !== memberId) {
-      this.#restoredFor = memberId;
+    if (this.member.current && !this.#view.restored) {
+      this.#view.restored = true;
       const draft = this.#draft.load();
       if (draft && Object.keys(this.answers).length === 0) {
         this.answers = draft.answers ?? {};
-        if (draft.key) this.#key = draft.key;
+        if (draft.key) this.#view.key = draft.key;
       }
     }
-  }
-
-  /** Another member, or none: nothing of these answers stays, on screen or in storage. */
-  protected override memberChanged(): void {
-    this.answers = {};
-    this.#key = undefined;
-    this.#restoredFor = undefined;
-    this.triedToSend = false;
-    this.sending = false;
-    this.sent = undefined;
-    this.problem = undefined;
   }
 
   #set(question: SurveyQuestion, answer: SurveyAnswer | undefined): void {
@@ -156,7 +146,7 @@ export class PrescriptionRequest extends SessionElement {
   #saveDraft(): void {
     const answered = Object.values(this.answers).some(isAnswered);
     this.#draft.save(
-      answered ? { answers: this.answers, ...(this.#key ? { key: this.#key } : {}) } : undefined,
+      answered ? { answers: this.answers, ...(this.#view.key ? { key: this.#view.key } : {}) } : undefined,
     );
   }
 
@@ -190,10 +180,11 @@ export class PrescriptionRequest extends SessionElement {
         answers[q.id] = typeof answer === 'string' ? answer.trim() : answer;
     }
     const fingerprint = JSON.stringify(answers);
-    if (this.#key?.for !== fingerprint) this.#key = { value: newIdempotencyKey(), for: fingerprint };
-    const key = this.#key.value;
+    if (this.#view.key?.for !== fingerprint)
+      this.#view.key = { value: newIdempotencyKey(), for: fingerprint };
+    const key = this.#view.key.value;
     this.#saveDraft();
-    const memberId = this.user?.id;
+    const memberId = this.member.current?.id;
     if (!memberId) return;
     const sending = new AbortController();
     this.#sending = sending;
@@ -209,9 +200,9 @@ export class PrescriptionRequest extends SessionElement {
       );
       const asked = firstText ? (answers[firstText.id] as string) : undefined;
       const created = await state.sendPrescription(answers, key, sending.signal, asked);
-      this.sent = created;
+      this.sentId = created.prescriptionId;
       this.answers = {};
-      this.#key = undefined;
+      this.#view.key = undefined;
       this.triedToSend = false;
       this.#draft.clear();
       this.announce(this.localize.t('sent'));
@@ -246,7 +237,7 @@ export class PrescriptionRequest extends SessionElement {
   };
 
   #another(): void {
-    this.sent = undefined;
+    this.sentId = undefined;
     this.#focus.next('[data-question]');
   }
 
@@ -262,11 +253,12 @@ export class PrescriptionRequest extends SessionElement {
     if (!('survey' in checked)) {
       return html`<p part="notice" class="notice error" role="alert">${localize.t('unavailable')}</p>`;
     }
-    const requests = this.user ? (this.memberState?.prescriptions ?? []) : [];
-    if (this.sent) {
+    const requests = this.member.current ? (this.memberState?.prescriptions ?? []) : [];
+    const sent = requests.find((request) => request.prescriptionId === this.sentId);
+    if (sent) {
       return html`<div part="notice" id="sent" class="notice success" tabindex="-1">
           <p class="title">${localize.t('sent')}</p>
-          <p>${localize.t('status', { status: statusWords(this.sent.status, localize) })}</p>
+          <p>${localize.t('status', { status: statusWords(sent.status, localize) })}</p>
         </div>
         ${sentRequests(requests, localize, Date.now())}
         <button type="button" class="another" @click=${this.#another}>${localize.t('another')}</button>`;

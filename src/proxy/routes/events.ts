@@ -176,14 +176,11 @@ export function eventRoutes(core: ProxyCore) {
     // Where a reconnecting stream left off (the browser's EventSource, or our client, sends it).
     const lastEventId = header(c, 'last-event-id')?.trim() || undefined;
     const tooMany = () =>
-      new ProblemError(
-        429,
-        'too_many_streams',
-        'Too many open streams',
-        'Close another tab and try again.',
-        undefined,
-        { 'retry-after': '10' },
-      );
+      ProblemError.tooManyRequests(10, {
+        code: 'too_many_streams',
+        title: 'Too many open streams',
+        detail: 'Close another tab and try again.',
+      });
     const streamId = crypto.randomUUID();
     // Per address, across every instance sharing the store: one address cannot hold open
     // connections without end.

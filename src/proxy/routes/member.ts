@@ -64,13 +64,11 @@ function ownUserId(c: Context<ProxyEnv>): string {
 /** A body userId, when given, must be the member's own. */
 function assertOwnBodyUser(c: Context<ProxyEnv>, userId: string | undefined): void {
   if (userId !== undefined && userId !== member(c).userId) {
-    throw new ProblemError(
-      403,
-      'not_your_user',
-      'Forbidden',
-      'Requests can only be made for the signed-in member.',
-      [{ field: 'userId', message: 'must be the signed-in member' }],
-    );
+    throw ProblemError.forbidden({
+      code: 'not_your_user',
+      detail: 'Requests can only be made for the signed-in member.',
+      errors: [{ field: 'userId', message: 'must be the signed-in member' }],
+    });
   }
 }
 
@@ -78,12 +76,10 @@ function assertOwnBodyUser(c: Context<ProxyEnv>, userId: string | undefined): vo
 function view<S extends $ZodType>(schema: S, value: unknown): output<S> {
   const result = safeParse(schema, value);
   if (!result.success)
-    throw new ProblemError(
-      502,
-      'upstream_invalid_response',
-      'Service unavailable',
-      'The consultation service answered unexpectedly.',
-    );
+    throw ProblemError.badGateway({
+      code: 'upstream_invalid_response',
+      detail: 'The consultation service answered unexpectedly.',
+    });
   return result.data;
 }
 

@@ -91,12 +91,11 @@ export function sessionRoutes(core: ProxyCore) {
             message: `authenticate hook failed: ${withoutQuotedInput(error instanceof Error ? error.message : String(error))}`,
             code: (error as Error)?.name ?? 'Error',
           });
-          throw new ProblemError(
-            500,
-            'authenticate_failed',
-            'Sign-in check failed',
-            'The portal could not check the sign-in.',
-          );
+          throw new ProblemError(500, {
+            code: 'authenticate_failed',
+            title: 'Sign-in check failed',
+            detail: 'The portal could not check the sign-in.',
+          });
         }
         if (!signedIn?.uniqueId) {
           // Failed sign-ins are counted apart: past the limit they are answered 429, and they
@@ -107,16 +106,11 @@ export function sessionRoutes(core: ProxyCore) {
               `signin-failed:${address}`,
               core.limits.failedSignInsPerAddressPerMinute,
             );
-          throw new ProblemError(
-            401,
-            'not_signed_in',
-            'Unauthorized',
-            'Sign in to the portal to ask a doctor.',
-            undefined,
-            {
-              'www-authenticate': 'Bearer realm="consult"',
-            },
-          );
+          throw ProblemError.unauthorized({
+            code: 'not_signed_in',
+            detail: 'Sign in to the portal to ask a doctor.',
+            headers: { 'www-authenticate': 'Bearer realm="consult"' },
+          });
         }
         // Sign-ins that succeed, per address and per member: each looks the member up upstream.
         if (address)

@@ -65,29 +65,33 @@ export function webhookRoutes(core: ProxyCore) {
       // No secret yet (registration pending) or none configured: nothing can be verified, so
       // nothing is trusted; the upstream delivers again later.
       core.log({ level: 'warn', message: 'webhook refused: no webhook secret' });
-      throw new ProblemError(
-        503,
-        'webhook_not_configured',
-        'Service unavailable',
-        'Webhooks cannot be verified yet.',
-      );
+      throw ProblemError.unavailable({
+        code: 'webhook_not_configured',
+        detail: 'Webhooks cannot be verified yet.',
+      });
     }
     if (typeof verdict !== 'object') {
       logRefusal();
-      throw new ProblemError(401, 'invalid_signature', 'Unauthorized', 'The webhook signature is not valid.');
+      throw ProblemError.unauthorized({
+        code: 'invalid_signature',
+        detail: 'The webhook signature is not valid.',
+      });
     }
     let event: { type?: unknown; caseId?: unknown };
     try {
       event = JSON.parse(raw) as typeof event;
     } catch {
-      throw new ProblemError(400, 'invalid_json', 'Invalid request', 'The webhook body is not JSON.');
+      throw ProblemError.badRequest({ code: 'invalid_json', detail: 'The webhook body is not JSON.' });
     }
     if (
       typeof event.caseId !== 'string' ||
       !/^[A-Za-z0-9_-]{1,128}$/.test(event.caseId) ||
       typeof event.type !== 'string'
     ) {
-      throw new ProblemError(400, 'invalid_event', 'Invalid request', 'The event needs a type and a caseId.');
+      throw ProblemError.badRequest({
+        code: 'invalid_event',
+        detail: 'The event needs a type and a caseId.',
+      });
     }
 
     const messageId =
@@ -101,14 +105,12 @@ export function webhookRoutes(core: ProxyCore) {
     if (await core.store.get(seenKey)) return json({ received: true, duplicate: true });
     const claimMs = core.limits.upstreamTimeoutMs * 3;
     if (!(await core.store.setIfAbsent(handlingKey, '1', claimMs))) {
-      throw new ProblemError(
-        409,
-        'in_progress',
-        'Being handled',
-        'This message is being handled; deliver it again later.',
-        undefined,
-        { 'retry-after': String(Math.ceil(claimMs / 1000)) },
-      );
+      throw ProblemError.conflict({
+        code: 'in_progress',
+        title: 'Being handled',
+        detail: 'This message is being handled; deliver it again later.',
+        headers: { 'retry-after': String(Math.ceil(claimMs / 1000)) },
+      });
     }
     const { caseId, type } = event;
     let outcome: Record<string, unknown> = { received: true };
@@ -157,14 +159,11 @@ export function webhookRoutes(core: ProxyCore) {
                 ? 'store_unavailable'
                 : 'error',
         });
-        throw new ProblemError(
-          503,
-          'try_again',
-          'Service unavailable',
-          'The event could not be handled now.',
-          undefined,
-          { 'retry-after': '5' },
-        );
+        throw ProblemError.unavailable({
+          code: 'try_again',
+          detail: 'The event could not be handled now.',
+          retryAfter: 5,
+        });
       }
     }
     // Only now is it handled. Should this write fail, the event is already recorded and a

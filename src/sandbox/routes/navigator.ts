@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import { idempotency, type IdempotencyRecords } from '../middleware.js';
-import { notFound } from '../../server/problems.js';
+import { unknownId } from '../../server/problems.js';
 import { CreatePrescriptionBody, SendMessageBody, StartConversationBody } from '../../server/schemas.js';
 import { readBody } from '../../server/validation.js';
 
@@ -19,7 +19,7 @@ export function navigatorRoutes(core: SandboxCore, records: IdempotencyRecords) 
     .post('/v2/health-navigator/messages', once, async (c) => {
       const { conversationId, message } = await readBody(c, SendMessageBody);
       const conversation = state.conversations.get(conversationId);
-      if (!conversation) throw notFound('conversation', conversationId);
+      if (!conversation) throw unknownId('conversation', conversationId);
       c.set('subjectUserId', conversation.userId);
       return c.json(state.sendMessage(conversationId, message));
     })

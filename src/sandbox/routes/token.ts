@@ -3,7 +3,7 @@ import type { AccessToken } from '../../client/types.js';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import { ProblemError } from '../../server/problems.js';
 import { CreateAccessTokenBody } from '../../server/schemas.js';
-import { newId } from '../state.js';
+import { newId } from '../ids.js';
 import { readBody } from '../../server/validation.js';
 
 /** Operation 1: an access token for an API key. */
@@ -11,7 +11,7 @@ export function tokenRoutes(core: SandboxCore) {
   return new Hono<SandboxEnv>().post('/partner/authorization/token', async (c) => {
     const { apiKey, subPartnerName } = await readBody(c, CreateAccessTokenBody);
     if (!core.apiKeys.includes(apiKey)) {
-      throw new ProblemError(401, 'invalid_api_key', 'Unauthorized', 'The API key is not valid.');
+      throw ProblemError.unauthorized({ code: 'invalid_api_key', detail: 'The API key is not valid.' });
     }
     const token = newId('tok') + newId('').slice(1);
     core.tokens.set(token, {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { SandboxCore, SandboxEnv } from '../context.js';
 import { idempotency, type IdempotencyRecords } from '../middleware.js';
-import { invalid } from '../../server/problems.js';
+import { ProblemError } from '../../server/problems.js';
 import {
   CreateSubscriptionBody,
   CreateUserBody,
@@ -25,7 +25,8 @@ export function userRoutes(core: SandboxCore, records: IdempotencyRecords) {
       // The search paths come before /user/:userId so that "search" is never taken for an id.
       .get('/user/search', (c) => {
         const uniqueId = c.req.query('uniqueId');
-        if (!uniqueId) throw invalid([{ field: 'uniqueId', message: 'is required as a query parameter' }]);
+        if (!uniqueId)
+          throw ProblemError.invalid([{ field: 'uniqueId', message: 'is required as a query parameter' }]);
         return c.json(state.findUsers({ uniqueId }));
       })
       .post('/user/search', async (c) => c.json(state.findUsers(await readBody(c, SearchUsersBody))))

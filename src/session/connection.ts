@@ -1,0 +1,149 @@
+/**
+ * Whether the service answers, for the member state: every request goes through `call`, which
+ * says `reconnecting` when the service cannot be reached and `online` when a request gets through.
+ * While it is lost, a cheap read checks again every 2 s, doubling up to 30 s, and writes wait
+ * (`whenOnline`) to go out when it is back.
+ */
+import { ApiError } from '../client/errors.js';
+import { BLOCKED_BY_POLICY } from './developer-hints.js';
+import { aborted, type MemberClient, type Timer } from './state-basics.js';
+
+/** Whether the service answers: `reconnecting` while it cannot be reached, until a request gets through. */
+export type Connection = 'online' | 'reconnecting';
+
+/** The service could not be reached (after the client's own retries), as opposed to answering no. */
+export const unreachable = (error: unknown): boolean =>
+  error instanceof ApiError &&
+  error.code !== BLOCKED_BY_POLICY &&
+  (error.kind !== 'http' || error.status === 502 || error.status === 503 || error.status === 504);
+
+/** Waits between checks of a lost connection: 2 s, doubling up to 30 s. */
+const PROBE = { firstMs: 2_000, maxMs: 30_000 };
+
+export interface ConnectionOptions {
+  client: () => MemberClient;
+  /** The member's scope now. */
+  scope: () => AbortSignal;
+  timer: Timer;
+  changed(): void;
+  /** The member whose subscriptions the check reads; none: nothing is checked. */
+  memberId(): string | undefined;
+  /** Whether an element shows the member's data: checks go on only then, or while writes wait. */
+  watched(): boolean;
+  /** The connection is back: what could not be read is read now. */
+  back(): void;
+}
+
+export class ConnectionState {
+  readonly #options: ConnectionOptions;
+  #status: Connection = 'online';
+  /** Writes waiting for the connection to come back. */
+  #waiting = new Set<() => void>();
+  #probe?: { timer: unknown; delay: number };
+
+  constructor(options: ConnectionOptions) {
+    this.#options = options;
+  }
+
+  get status(): Connection {
+    return this.#status;
+  }
+
+  /**
+   * One request for the member, in their scope: once the member has changed it rejects with an
+   * AbortError, whatever it answered. Whether it reached the service sets the connection.
+   */
+  async call<T>(run: (client: MemberClient, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const scope = this.#options.scope();
+    try {
+      const value = await run(this.#options.client(), scope);
+      if (scope.aborted) throw aborted(scope);
+      this.set('online');
+      return value;
+    } catch (error) {
+      if (scope.aborted) throw aborted(scope);
+      if (unreachable(error)) this.set('reconnecting');
+      throw error;
+    }
+  }
+
+  /** Settles when the connection is back; rejects when `signal` or the member's scope aborts. */
+  whenOnline(signal?: AbortSignal): Promise<void> {
+    if (this.#status === 'online') return Promise.resolve();
+    const scope = this.#options.scope();
+    return new Promise<void>((resolve, reject) => {
+      const done = (): void => {
+        this.#waiting.delete(done);
+        signal?.removeEventListener('abort', stop);
+        scope.removeEventListener('abort', stop);
+        resolve();
+      };
+      const stop = (): void => {
+        this.#waiting.delete(done);
+        reject(signal?.aborted ? signal.reason : aborted(scope));
+      };
+      this.#waiting.add(done);
+      signal?.addEventListener('abort', stop, { once: true });
+      scope.addEventListener('abort', stop, { once: true });
+    });
+  }
+
+  /** The service answered, or could not be reached: back online, what waits goes out. */
+  set(status: Connection): void {
+    if (this.#status === status) return;
+    this.#status = status;
+    this.#options.changed();
+    if (status === 'reconnecting') {
+      this.#scheduleProbe(PROBE.firstMs);
+      return;
+    }
+    this.#stopProbe();
+    for (const resume of [...this.#waiting]) resume();
+    this.#options.back();
+  }
+
+  /** Checks the connection now (the browser says it is online again). */
+  reconnect(): void {
+    if (this.#status !== 'reconnecting' || !this.#options.memberId()) return;
+    this.#stopProbe();
+    this.#runProbe(PROBE.firstMs, true);
+  }
+
+  /** Another member: what they do starts online (the previous member's waiting writes reject with their scope). */
+  reset(): void {
+    this.#stopProbe();
+    this.#status = 'online';
+  }
+
+  /** Stops checking for good (the session is gone). */
+  stop(): void {
+    this.#stopProbe();
+  }
+
+  #scheduleProbe(delay: number): void {
+    if (this.#probe) return;
+    this.#probe = { timer: this.#options.timer.set(() => this.#runProbe(delay), delay), delay };
+  }
+
+  /** One cheap read to learn whether the service answers again; the next check waits twice as long. */
+  #runProbe(delay: number, asked = false): void {
+    this.#probe = undefined;
+    const memberId = this.#options.memberId();
+    if (!memberId || this.#status === 'online') return;
+    // Nobody shows anything and nothing waits to be sent: the next request (or the browser) will tell.
+    if (!asked && !this.#options.watched() && this.#waiting.size === 0) return;
+    const scope = this.#options.scope();
+    void this.call((client, signal) => client.getUserSubscriptions(memberId, { signal }))
+      .catch(() => undefined)
+      .then(() => {
+        if (this.#status === 'reconnecting' && !scope.aborted)
+          this.#scheduleProbe(Math.min(PROBE.maxMs, delay * 2));
+      });
+  }
+
+  #stopProbe(): void {
+    if (!this.#probe) return;
+    this.#options.timer.clear(this.#probe.timer);
+    this.#probe = undefined;
+  }
+}

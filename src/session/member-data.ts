@@ -1,0 +1,117 @@
+/**
+ * What the member state holds for one member: their consultations and list, their plan, which
+ * answers they have seen, the prescription requests and navigator conversation of this page. Made new, empty, when another
+ * member signs in, with that member's scope: nothing of the previous one can land in it (S21).
+ */
+import type { ConsultationView, MemberView } from '../client/browser-types.js';
+import { CaseList } from './case-list.js';
+import { ConsultationStore } from './consultation-store.js';
+import { Conversation } from './conversation.js';
+import { PlanCheck } from './plan.js';
+import { SentPrescriptions } from './prescriptions.js';
+import { SeenMarks, type MessageTimes } from './seen-marks.js';
+import { noMember, type ScopedCall } from './state-basics.js';
+
+export interface MemberDataOptions {
+  /** The member; none while signed out. */
+  memberId?: string;
+  /** The member's scope. */
+  signal: AbortSignal;
+  call: ScopedCall;
+  changed(): void;
+  /** A record changed (its arrivals are noted in `seen` first). */
+  recorded(previous: ConsultationView | undefined, record: ConsultationView): void;
+  /** A read of the list settled. */
+  listSettled(): void;
+}
+
+export class MemberData {
+  readonly store: ConsultationStore;
+  readonly list: CaseList;
+  readonly plan: PlanCheck;
+  readonly prescriptions = new SentPrescriptions();
+  /** Which answers the member has had on screen (another member's are wiped as these are made). */
+  readonly seen: SeenMarks;
+  readonly #options: MemberDataOptions;
+  #conversation?: Conversation;
+  /** Consultations the member created on this page: their questions were asked just now. */
+  readonly #sentHere = new Set<string>();
+
+  constructor(options: MemberDataOptions) {
+    this.#options = options;
+    const { memberId, signal, call, changed } = options;
+    this.seen = new SeenMarks(memberId);
+    this.store = new ConsultationStore({
+      memberId,
+      signal,
+      call,
+      changed,
+      recorded: (previous, record) => {
+        // What was not on this page before arrived now; what was there at first sight, at an unknown time.
+        this.seen.arrived(record, previous !== undefined || this.#sentHere.has(record.consultationId));
+        options.recorded(previous, record);
+      },
+    });
+    this.list = new CaseList({
+      memberId,
+      signal,
+      call,
+      store: this.store,
+      seen: this.seen,
+      changed,
+      settled: options.listSettled,
+    });
+    this.plan = new PlanCheck({ signal, call, changed });
+  }
+
+  /** Consultations with an answer the member has not had on screen. */
+  unread(): string[] {
+    return this.store.all.filter((c) => this.seen.hasUnseen(c)).map((c) => c.consultationId);
+  }
+
+  /** Whether this consultation has an answer the member has not seen. */
+  isUnread(id: string): boolean {
+    const record = this.store.get(id);
+    return record ? this.seen.hasUnseen(record) : false;
+  }
+
+  /** When the consultation's messages arrived, as far as this tab saw them. */
+  messageTimes(id: string): MessageTimes | undefined {
+    const record = this.store.get(id);
+    return record ? this.seen.times(record) : undefined;
+  }
+
+  /** The consultation's thread is on screen: its answers are seen. Answers whether that changed anything. */
+  markSeen(id: string): boolean {
+    const record = this.store.get(id);
+    if (!record || !this.seen.hasUnseen(record)) return false;
+    this.seen.mark(record);
+    return true;
+  }
+
+  /** The member created this consultation on this page. */
+  sentHere(consultationId: string): void {
+    this.#sentHere.add(consultationId);
+  }
+
+  /** The connection is back: what could not be read is read now, and what waits for an answer. */
+  readAgain(member: MemberView | undefined): void {
+    if (this.list.stalled) void this.list.load().catch(() => undefined);
+    if (member && this.plan.stalled) void this.plan.check(member, { fresh: true }).catch(() => undefined);
+    for (const id of this.store.idsToReadAgain()) this.store.hint(id);
+  }
+
+  /** Events may have been missed (the stream was reset): what is shown is read again. */
+  resync(): void {
+    if (this.list.status.status === 'ready') void this.list.load({ fresh: true }).catch(() => undefined);
+    for (const id of this.store.heldIds()) this.store.hint(id);
+  }
+
+  /** The member's conversation with the health navigator, made at first use. */
+  get conversation(): Conversation {
+    const { memberId, call, changed } = this.#options;
+    if (!memberId) throw noMember();
+    this.#conversation ??= new Conversation(call, memberId, changed);
+    return this.#conversation;
+  }
+}

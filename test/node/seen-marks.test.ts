@@ -1,0 +1,119 @@
+/**
+ * The seen-marks' writes to sessionStorage, in Node with a counting storage and a fake client: a
+ * list of 1,000 read at once is written once, not once per consultation (which made a long list
+ * quadratic), and nothing queued outlives a sign-out or a change of member.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { ConsultationView, MemberView } from '../../src/client/browser-types.js';
+import { MemberState, type MemberClient } from '../../src/session/member-state.js';
+import { SeenMarks } from '../../src/session/seen-marks.js';
+
+/** sessionStorage in memory, counting every write. */
+class CountingStorage implements Storage {
+  readonly items = new Map<string, string>();
+  writes = 0;
+  get length(): number {
+    return this.items.size;
+  }
+  key(index: number): string | null {
+    return [...this.items.keys()][index] ?? null;
+  }
+  getItem(key: string): string | null {
+    return this.items.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.writes++;
+    this.items.set(key, value);
+  }
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
+  clear(): void {
+    this.items.clear();
+  }
+}
+
+const MEMBER: MemberView = { id: 'usr_many', language: 'en', userStatus: 'activeUser' };
+
+const consultation = (i: number, answered: boolean): ConsultationView => ({
+  consultationId: `cns_${i}`,
+  userId: MEMBER.id,
+  status: answered ? 'resolved' : 'open',
+  createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+  questions: [{ question: `Question ${i}`, ...(answered ? { answer: `Answer ${i}` } : {}) }],
+});
+
+/** A client whose case history holds `count` consultations, half of them answered. */
+function clientWith(count: number): MemberClient {
+  const list = Array.from({ length: count }, (_, i) => consultation(i, i % 2 === 0));
+  const unused = () => Promise.reject(new Error('not used here'));
+  return {
+    getCaseHistory: () => Promise.resolve(list),
+    getConsultation: unused,
+    createConsultation: unused,
+    addConsultationFollowUp: unused,
+    getUserSubscriptions: unused,
+    getSubscriptionHistory: unused,
+    createPrescriptionRequest: unused,
+    startNavigatorConversation: unused,
+    sendNavigatorMessage: unused,
+  } as MemberClient;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('the seen-marks in storage', () => {
+  let storage: CountingStorage;
+
+  beforeEach(() => {
+    storage = new CountingStorage();
+    Object.defineProperty(globalThis, 'sessionStorage', { value: storage, configurable: true });
+  });
+  afterEach(() => {
+    Reflect.deleteProperty(globalThis, 'sessionStorage');
+  });
+
+  it('writes a list of 1,000 consultations once, not once per consultation', async () => {
+    const state = new MemberState({ client: () => clientWith(1000), visible: () => false });
+    state.setMember(MEMBER);
+    await state.loadHistory();
+    await turn();
+    assert.equal(state.consultations.length, 1000);
+    assert.ok(storage.writes <= 2, `one write per batch, not per consultation: ${storage.writes} writes`);
+    // What was written is the whole record: a reload reads back every consultation's arrival.
+    const stored = JSON.parse(storage.getItem(`consult-elements:seen:${MEMBER.id}`)!) as {
+      since?: number;
+      arrivals: Record<string, unknown>;
+    };
+    assert.equal(Object.keys(stored.arrivals).length, 1000);
+    assert.equal(typeof stored.since, 'number');
+    const reloaded = new SeenMarks(MEMBER.id);
+    assert.equal(reloaded.hasUnseen(consultation(0, true)), false, 'the first list read counts as seen');
+    state.dispose();
+  });
+
+  it('writes nothing of a member once they signed out, even a change made just before', async () => {
+    const state = new MemberState({ client: () => clientWith(10), visible: () => false });
+    state.setMember(MEMBER);
+    await state.loadHistory();
+    await turn();
+    state.markSeen('cns_0');
+    state.apply({ ...consultation(1, true), status: 'resolved' });
+    state.signOut();
+    await turn();
+    assert.equal(storage.length, 0, 'the marks are gone, and no queued write brings them back');
+    state.dispose();
+  });
+
+  it('keeps no member’s marks when another signs in in the same turn as a change of theirs', async () => {
+    const state = new MemberState({ client: () => clientWith(3), visible: () => false });
+    state.setMember(MEMBER);
+    await state.loadHistory();
+    state.apply({ ...consultation(1, true), status: 'resolved' });
+    state.setMember({ ...MEMBER, id: 'usr_other' });
+    await turn();
+    assert.equal(storage.getItem(`consult-elements:seen:${MEMBER.id}`), null);
+    state.dispose();
+  });
+});
