@@ -6,8 +6,10 @@
  * - the proxy's cost: reads through it against the sandbox alone, memory and Redis stores;
  * - live events at scale: one event to 500 open streams, and memory after 2,000 come and go;
  * - memory per open stream (500 and 1,000 open) against bare SSE servers, each in its own process;
- * - time to typeable: <consult-form> against deep-chat and a plain <textarea> page, in Chromium
- *   with 4x CPU throttling, and the bytes each page loads;
+ * - time to typeable: <consult-form> (module loader and classic script) against deep-chat and a
+ *   plain <textarea> page, every file gzip -9 from one server, in Chromium with 4x CPU throttling
+ *   on three networks (unthrottled, fast 3G, 150 ms / 1.6 Mbit/s), with each page's round trips
+ *   (the HTML counted), bytes and main-thread work until typeable;
  * - Lighthouse on the demo portal (the scores, largest paint and layout shift).
  * Sizes are deterministic, so they are tests (test/node/bundle-budget.test.ts), not benchmarks.
  */

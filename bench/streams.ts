@@ -27,6 +27,7 @@ export async function streamsAtScale(): Promise<void> {
       perAddressPerMinute: 1_000_000,
       signInsPerMemberPerMinute: 1_000_000,
       streamsPerMember: 1_000_000,
+      streamsPerAddress: 1_000_000,
     },
   });
   // One member's token is enough: every stream is a tab of theirs, and hears every event.
@@ -55,7 +56,11 @@ export async function streamsAtScale(): Promise<void> {
   const sentAt = performance.now();
   const waiting = streams.map(async ({ reader }) => {
     let text = '';
-    while (!text.includes('"bench"')) text += (await reader.read()).value ?? '';
+    while (!text.includes('"bench"')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`an event stream ended before the event: ${text}`);
+      text += value;
+    }
     received.push(performance.now() - sentAt);
   });
   await store.publish(`events:${user.id}`, JSON.stringify({ id: 1, data: '{"type":"bench"}' }));

@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { browserBuild } from './test-build.js';
 import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
 import { startSandboxServer, type SandboxServer } from '../src/sandbox/node.js';
@@ -29,7 +30,15 @@ export interface ScriptTagPortalOptions {
   assetDelayMs?: number;
   /** Where the proxy is mounted. Default `/consult`. */
   basePath?: string;
+  /**
+   * Every page and file served gzip -9, compressed once, as a static host serving precompressed
+   * files does: the benchmarks compare pages on the bytes a member would download.
+   */
+  gzip?: boolean;
 }
+
+/** The same for every page and file: revalidated each visit (the benchmarks load each page in a fresh context anyway). */
+const CACHING = { 'cache-control': 'no-cache' };
 
 /**
  * Serves the browser files (built once for all the tests, scripts/test-build.ts) with `pages`: path to HTML, or to a function that makes
@@ -44,10 +53,24 @@ export async function startScriptTagPortal(
     classic = false,
     assetDelayMs = 0,
     basePath = '/consult',
+    gzip = false,
   }: ScriptTagPortalOptions = {},
 ): Promise<ScriptTagPortal> {
   const { folder: outDir } = await browserBuild();
   const sandbox = await startSandboxServer({ port: 0, professionals: { mode: 'manual' } });
+  const compressed = new Map<string, Uint8Array<ArrayBuffer>>();
+  /** The body as sent, and the headers every page and file shares. */
+  const asSent = (path: string, text: string | Uint8Array<ArrayBuffer>, type: string, fixed: boolean) => {
+    const headers: Record<string, string> = { ...CACHING, 'content-type': type };
+    const body = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+    if (!gzip) return { body, headers };
+    let sent = fixed ? compressed.get(path) : undefined;
+    if (!sent) {
+      sent = new Uint8Array(gzipSync(body, { level: 9 }));
+      if (fixed) compressed.set(path, sent);
+    }
+    return { body: sent, headers: { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' } };
+  };
   const serve = (app: Hono) => {
     // The built files, as any static host serves them.
     app.get('/assets/*', async (c) => {
@@ -56,13 +79,17 @@ export async function startScriptTagPortal(
       if (!classic && file.includes('.classic.')) return c.notFound();
       const body = await readFile(join(outDir, file)).catch(() => undefined);
       if (assetDelayMs) await new Promise((resolve) => setTimeout(resolve, assetDelayMs));
-      return body ? c.body(body, 200, { 'content-type': 'text/javascript' }) : c.notFound();
+      if (!body) return c.notFound();
+      const sent = asSent(c.req.path, new Uint8Array(body), 'text/javascript', true);
+      return c.body(sent.body, 200, sent.headers);
     });
     for (const [path, page] of Object.entries(pages)) {
-      const type = path.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8';
-      app.get(path, (c) =>
-        c.body(typeof page === 'string' ? page : page(), 200, { ...pageHeaders, 'content-type': type }),
-      );
+      const script = path.endsWith('.js');
+      const type = script ? 'text/javascript' : 'text/html; charset=utf-8';
+      app.get(path, (c) => {
+        const sent = asSent(path, typeof page === 'string' ? page : page(), type, typeof page === 'string');
+        return c.body(sent.body, 200, script ? sent.headers : { ...pageHeaders, ...sent.headers });
+      });
     }
   };
   const proxy = await startProxyServer({

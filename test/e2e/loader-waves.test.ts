@@ -2,7 +2,8 @@
  * End to end: the script-tag loader asks for an element's whole chunk graph at once. The built
  * files are served each 300 ms late, like a far-away server, and a page with `<consult-form>`
  * inside `<consult-session>` loads in Chromium. Every chunk the page needs is asked for before
- * any chunk has arrived: after the page, the loader and one parallel wave, two round trips.
+ * any chunk has arrived: the page is typeable after three round trips, the HTML counted (HTML →
+ * loader → one parallel wave of chunks), and after two with the classic script (HTML → script).
  * Sign-in starts with that wave and typing never waits for it, and the first frame makes none of
  * the browser's Intl formatters (the first one loads ICU data: a long task before the box paints).
  */
@@ -10,19 +11,27 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+import { ROUND_TRIPS_IN_PAGE, type RoundTrips } from '../../scripts/round-trips.js';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
 
 const DELAY_MS = 300;
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ask</title>
 <script type="module" src="/assets/consult-elements.js"></script></head>
 <body><consult-session endpoint="/consult"><consult-form></consult-form></consult-session></body></html>`;
+const CLASSIC_PAGE = PAGE.replace(
+  '<script type="module" src="/assets/consult-elements.js"></script>',
+  '<script src="/assets/consult-elements.classic.js" defer></script>',
+);
 
 describe('the script-tag loader', () => {
   let portal: ScriptTagPortal;
   let browser: Browser;
 
   before(async () => {
-    portal = await startScriptTagPortal({ '/ask': PAGE }, { assetDelayMs: DELAY_MS });
+    portal = await startScriptTagPortal(
+      { '/ask': PAGE, '/ask-classic': CLASSIC_PAGE },
+      { assetDelayMs: DELAY_MS, classic: true },
+    );
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
 
@@ -68,6 +77,37 @@ describe('the script-tag loader', () => {
       );
     }
     await page.close();
+  });
+
+  /** The page's round trips (scripts/round-trips.ts) at the first frame its question box takes text. */
+  async function roundTripsToTypeable(path: string): Promise<RoundTrips> {
+    const page = await browser.newPage();
+    await page.goto(`${portal.url}${path}`);
+    const counted = await page.waitForFunction(
+      `(() => {
+        const box = document.querySelector('consult-form')?.shadowRoot?.querySelector('textarea');
+        if (!box || box.disabled || box.getBoundingClientRect().height === 0) return undefined;
+        return ${ROUND_TRIPS_IN_PAGE};
+      })()`,
+      null,
+      { polling: 'raf', timeout: 20_000 },
+    );
+    const roundTrips = (await counted.jsonValue()) as RoundTrips;
+    await page.close();
+    return roundTrips;
+  }
+
+  it('is typeable after three round trips, the HTML counted (HTML → loader → chunks); the classic script after two', async () => {
+    const module = await roundTripsToTypeable('/ask');
+    // A ratchet at today's count: one more round trip fails; lower it when the chunks come with the loader.
+    assert.ok(module.roundTrips <= 3, `module loader: ${JSON.stringify(module.files)}`);
+    assert.deepEqual(
+      module.files.filter((file) => file.wave <= 2).map((file) => file.path),
+      ['/ask', '/assets/consult-elements.js'],
+      'the HTML, then the loader alone',
+    );
+    const classic = await roundTripsToTypeable('/ask-classic');
+    assert.equal(classic.roundTrips, 2, `classic script: ${JSON.stringify(classic.files)}`);
   });
 
   it('starts sign-in with that wave, and the member can type while it is still on its way', async () => {
