@@ -222,7 +222,7 @@ const WORDS: Record<WordTopic, Words> = {
   sleep: {
     en: ['sleep', 'insomnia', 'waking up', 'wake up', 'tired', 'fatigue', 'exhausted'],
     de: ['schlaf', 'müde', 'erschöpft', 'aufwach', 'wache .* auf'],
-    fr: ['sommeil', 'dormir', 'insomnie', 'fatigu', 'réveille'],
+    fr: ['sommeil', 'dormir', 'insomnie', 'fatig', 'réveille'],
     es: ['sueño', 'dormir', 'duermo', 'insomnio', 'cansad', 'agotad', 'despierto'],
     nl: ['slaap', 'slapen', '~moe=', 'vermoeid', 'wakker'],
     ar: ['نوم', 'أنام', 'أرق', 'تعب', 'إرهاق', 'أستيقظ'],
