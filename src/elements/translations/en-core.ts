@@ -176,32 +176,6 @@ const en = {
     call: 'Call {number}',
     callLocal: 'Call your local emergency number now',
   },
-  /**
-   * Professionals' roles and specialties as the service sends them (the sandbox's, in English):
-   * the English is the key. A value not listed shows as sent.
-   */
-  professions: {
-    'General Practitioner': 'General Practitioner',
-    'Specialist in Internal Medicine': 'Specialist in Internal Medicine',
-    Dermatologist: 'Dermatologist',
-    Paediatrician: 'Paediatrician',
-    'Clinical Pharmacist': 'Clinical Pharmacist',
-    'Nurse Practitioner': 'Nurse Practitioner',
-    'Clinical Psychologist': 'Clinical Psychologist',
-    'General practice': 'General practice',
-    'Family medicine': 'Family medicine',
-    'Internal medicine': 'Internal medicine',
-    Cardiology: 'Cardiology',
-    Dermatology: 'Dermatology',
-    Paediatrics: 'Paediatrics',
-    'Adolescent health': 'Adolescent health',
-    'Medication review': 'Medication review',
-    'Travel health': 'Travel health',
-    'Musculoskeletal care': 'Musculoskeletal care',
-    'Minor injuries': 'Minor injuries',
-    'Anxiety and stress': 'Anxiety and stress',
-    Sleep: 'Sleep',
-  },
 } as const;
 
 export default en;
