@@ -154,6 +154,9 @@ describe('the sandbox answers the topic asked, in every language', () => {
     assert.equal(answerFor('What kind of exercise is good for me?', 'en').topic, 'general');
     // "drug" holds the Dutch "rug" (back): a whole word only.
     assert.equal(answerFor('Can I take this drug with food?', 'nl').topic, 'medicine');
+    // Arabic ظهر is "back", and also "appeared" and "noon".
+    assert.equal(answerFor('أشعر بتعب بعد الظهر', 'ar').topic, 'sleep');
+    assert.equal(answerFor('عندي ألم في ظهري', 'ar').topic, 'back');
   });
 
   it('a question in another of the six languages than the member’s still finds its topic', () => {

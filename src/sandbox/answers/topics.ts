@@ -270,7 +270,8 @@ const WORDS: Record<WordTopic, Words> = {
     ],
     es: ['espalda', 'lumbar', 'lumbago', 'ciática'],
     nl: ['rugpijn', '~rug=', 'onderrug', 'hernia', 'ischias'],
-    ar: ['ظهر', 'أسفل الظهر', 'عرق النسا'],
+    // Not ظهر alone: it is also "appeared" and "noon".
+    ar: ['ألم الظهر', 'ألم في الظهر', 'آلام الظهر', 'وجع الظهر', 'ظهري', 'أسفل الظهر', 'عرق النسا'],
   },
   anxiety: {
     en: ['anxi', 'stress', 'panic', 'worr(?:y|ied) all', 'low mood', 'depress', 'nervous'],
