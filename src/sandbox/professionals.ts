@@ -1,7 +1,7 @@
 import type { Professional } from '../client/types.js';
 import { ENGLISH } from './answers/english.js';
 import { OTHER_LANGUAGES } from './answers/other-languages.js';
-import { answerLanguage, topicOf, type AnswerLanguage } from './answers/topics.js';
+import { answerLanguage, topicOf, type AnswerLanguage, type TopicName } from './answers/topics.js';
 
 /** The sandbox's simulated professionals, each with a full record (spec 2.2). */
 export const PROFESSIONALS: readonly Professional[] = [
@@ -62,22 +62,28 @@ export const PROFESSIONALS: readonly Professional[] = [
 const [GENERAL_PRACTITIONER] = PROFESSIONALS as [Professional, ...Professional[]];
 
 /**
- * A simulated professional's markdown answer to a question: about its topic (one of twelve, in
- * any of the six languages, else general advice), in the member's language (see `answerLanguage`),
- * from a professional whose role fits the topic.
+ * A simulated professional's markdown answer to a question: about its topic (one of thirteen, read
+ * in the language it is answered in, else in any of the six), in the member's language (see
+ * `answerLanguage`), from a professional whose role fits the topic. A follow-up with no topic of its
+ * own ("Is it contagious?") is answered on the topic of the questions before it in the
+ * consultation (`earlier`, oldest first); one with none at all gets general advice.
  */
 export function answerFor(
   question: string,
   memberLanguage?: string,
-): { answer: string; professional: Professional; language: AnswerLanguage } {
-  const topic = topicOf(question);
+  earlier: readonly string[] = [],
+): { answer: string; professional: Professional; language: AnswerLanguage; topic: TopicName | 'general' } {
   const language = answerLanguage(question, memberLanguage);
+  const topic =
+    topicOf(question, language) ??
+    earlier.map((before) => topicOf(before, answerLanguage(before, memberLanguage))).find(Boolean);
   const answers = language === 'en' ? ENGLISH : OTHER_LANGUAGES[language];
   const professional = PROFESSIONALS[topic?.professional ?? 0] ?? GENERAL_PRACTITIONER;
-  return { answer: answers[topic?.name ?? 'general'], professional, language };
+  const name = topic?.name ?? 'general';
+  return { answer: answers[name], professional, language, topic: name };
 }
 
 /** Whom a question would go to, for claiming. */
-export function professionalFor(question: string): Professional {
-  return answerFor(question).professional;
+export function professionalFor(question: string, memberLanguage?: string): Professional {
+  return answerFor(question, memberLanguage).professional;
 }

@@ -130,11 +130,16 @@ export class SandboxState extends SandboxAccounts {
       });
     }
     if (consultation.status === 'open') this.#claim(consultation, professional);
+    const language = this.users.get(consultation.userId)?.language;
     const answeredBy =
-      professional ?? consultation.claimedBy ?? professionalFor(unanswered[0]?.question ?? '');
+      professional ?? consultation.claimedBy ?? professionalFor(unanswered[0]?.question ?? '', language);
     for (const item of unanswered) {
-      // In the member's language, or Arabic for a question written in Arabic.
-      item.answer = answer ?? answerFor(item.question, this.users.get(consultation.userId)?.language).answer;
+      // In the member's language (Arabic for a question written in Arabic), on the question's
+      // topic, or the consultation's for a follow-up that names none.
+      const earlier = consultation.questions
+        .slice(0, consultation.questions.indexOf(item))
+        .map((q) => q.question);
+      item.answer = answer ?? answerFor(item.question, language, earlier).answer;
       item.professional = clone(answeredBy);
     }
     consultation.status = 'resolved';
@@ -173,7 +178,12 @@ export class SandboxState extends SandboxAccounts {
   }
 
   #claim(consultation: StoredConsultation, professional?: Professional): void {
-    consultation.claimedBy = professional ?? professionalFor(consultation.questions[0]?.question ?? '');
+    consultation.claimedBy =
+      professional ??
+      professionalFor(
+        consultation.questions[0]?.question ?? '',
+        this.users.get(consultation.userId)?.language,
+      );
     consultation.status = 'claimed';
     this.#emit('consultationClaimed', consultation);
   }

@@ -1062,5 +1062,64 @@ describe('<consult-thread>', () => {
       expect(shadowText(element)).to.contain('الإمارات');
       expect(shadowText(element)).to.contain('تمت الإجابة');
     });
+
+    it('names an Arabic member’s professional by role and specialties in Arabic, on screen and in the announcement', async () => {
+      const { backend, session, element } = await inSession<ConsultThread>(
+        html`<consult-thread></consult-thread>`,
+        { member: 'noor' },
+      );
+      const user = await session.manager.ready();
+      const created = await session.manager.client.createConsultation({
+        userId: user.id,
+        questions: ['ابني عمره سنتان وعنده طفح أحمر على بطنه'],
+      });
+      element.consultationId = created.consultationId;
+      await waitUntil(() => $(element, '[part=question]'), 'the thread loads', { timeout: 5000 });
+      // The sandbox's own answer: a child's rash goes to its paediatrician, in Arabic.
+      await sandboxPost(backend, `/_sandbox/consultations/${created.consultationId}/answer`);
+      await waitUntil(() => $(element, '[part=answer]'), 'the answer arrives', { timeout: 5000 });
+      await loaded(element);
+      expect($(element, '[part=answer]')!.textContent).to.contain('كوب');
+
+      const who = $(element, '[part=professional]')!;
+      expect(who.querySelector('.role')!.textContent).to.equal('طب الأطفال');
+      expect($(element, '.status-line')!.textContent).to.contain('طب الأطفال');
+      const specialties = [...who.querySelectorAll('.specialties li')].map((li) => li.textContent);
+      expect(specialties).to.deep.equal(['طب الأطفال', 'صحة المراهقين']);
+      await waitUntil(() => announced(element).includes('طب الأطفال'), 'the announcement names the role', {
+        timeout: 5000,
+      });
+      expect(announced(element)).to.contain('أجاب');
+      expect(announced(element)).not.to.match(/Paediatric/);
+      expect(shadowText(element)).not.to.match(/Paediatric|Adolescent/);
+    });
+
+    it('shows a role the translations do not know as the service sent it', async () => {
+      const element = await fixture<ConsultThread>(
+        html`<consult-thread
+          lang="ar"
+          .consultation=${sample({
+            status: 'resolved',
+            questions: [
+              {
+                question: 'سؤال',
+                answer: 'جواب',
+                professional: {
+                  name: 'Dr. Imogen Hale',
+                  title: 'Sports Physician',
+                  specialties: ['Sports medicine', 'General practice'],
+                  licenses: [],
+                },
+              },
+            ],
+          })}
+        ></consult-thread>`,
+      );
+      await loaded(element);
+      const who = $(element, '[part=professional]')!;
+      expect(who.querySelector('.role')!.textContent).to.equal('Sports Physician');
+      const specialties = [...who.querySelectorAll('.specialties li')].map((li) => li.textContent);
+      expect(specialties).to.deep.equal(['Sports medicine', 'الطب العام']);
+    });
   });
 });

@@ -16,8 +16,10 @@ const KiB = 1024;
 /**
  * `englishPage` is held just above where it stands (Lit, the shared core with the member state,
  * five elements, marked and DOMPurify), so that no change adds weight unnoticed; the aim is 50 KiB.
+ * `language` too: Arabic, the largest, is 4.2 KiB with the names of professionals' roles and
+ * specialties.
  */
-const BUDGET = { entry: 20 * KiB, englishPage: 77.0 * KiB, language: 4 * KiB, classic: 76.8 * KiB };
+const BUDGET = { entry: 20 * KiB, englishPage: 77.0 * KiB, language: 4.3 * KiB, classic: 76.8 * KiB };
 
 type Chunk = BuiltChunk & { code: string };
 

@@ -19,6 +19,8 @@ import en from '../../src/elements/translations/en.js';
 import es from '../../src/elements/translations/es.js';
 import fr from '../../src/elements/translations/fr.js';
 import nl from '../../src/elements/translations/nl.js';
+import { professionWords } from '../../src/elements/shared/profession.js';
+import { PROFESSIONALS } from '../../src/sandbox/professionals.js';
 
 type Message = string | Record<string, string>;
 type Group = Record<string, Message>;
@@ -153,5 +155,39 @@ describe('translate()', () => {
     registerTranslation({ $code: 'pt', status: { open: 'Aberta' } });
     assert.equal(translate('pt', 'status', 'open'), 'Aberta');
     assert.equal(translate('pt', 'status', 'closed'), 'Closed');
+  });
+});
+
+describe('professionWords()', () => {
+  before(async () => {
+    await Promise.all(LANGUAGES.map((code) => loadLanguage(code)));
+  });
+
+  it('has every role and specialty the sandbox sends, in every language', () => {
+    const sent = PROFESSIONALS.flatMap((p) => [p.title, ...p.specialties]);
+    for (const value of sent) {
+      assert.ok(Object.hasOwn(en.professions, value), `"${value}" is not an English key`);
+      for (const [code, translation] of Object.entries(translations)) {
+        const words = (translation.professions as Record<string, string>)[value];
+        assert.ok(words?.trim(), `${code} lacks "${value}"`);
+        assert.equal(professionWords(code, value), words);
+      }
+    }
+  });
+
+  it('shows a role in the member’s language, English as sent', () => {
+    assert.equal(professionWords('ar', 'Paediatrician'), 'طب الأطفال');
+    assert.equal(professionWords('de', 'General Practitioner'), 'Allgemeinmedizin');
+    assert.equal(professionWords('nl', 'Dermatologist'), 'Dermatoloog');
+    assert.equal(professionWords('fr-CA', 'Paediatrician'), 'Pédiatre');
+    assert.equal(professionWords('es', 'Dermatology'), 'Dermatología');
+    assert.equal(professionWords('en', 'Clinical Psychologist'), 'Clinical Psychologist');
+  });
+
+  it('shows an unknown role as sent, in any language', () => {
+    assert.equal(professionWords('ar', 'Sports medicine'), 'Sports medicine');
+    assert.equal(professionWords('de', 'Physiotherapist {name}'), 'Physiotherapist {name}');
+    assert.equal(professionWords('fr', 'constructor'), 'constructor');
+    assert.equal(professionWords('nl', 'toString'), 'toString');
   });
 });

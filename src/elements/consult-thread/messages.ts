@@ -10,6 +10,7 @@ import type { Professional, QuestionItem } from '../../client/types.js';
 import type { MessageTimes } from '../../session/seen-marks.js';
 import type { LocalizeController } from '../shared/localize.js';
 import { markdown } from '../shared/markdown.js';
+import { professionWords } from '../shared/profession.js';
 import { dayLabel, dayOf, messageTime } from '../shared/message-time.js';
 import { attachmentList, credentials, initials } from './professional.js';
 
@@ -31,7 +32,7 @@ function who(
   localize: LocalizeController<'thread'>,
 ): string {
   return p.title
-    ? localize.t(key, { name: p.name, title: p.title })
+    ? localize.t(key, { name: p.name, title: professionWords(localize.language, p.title) })
     : localize.t(`${key}Name`, { name: p.name });
 }
 
@@ -111,7 +112,9 @@ function answer(
                 ? html`<span class="name" dir="auto">${p.name}</span>${
                       p.title
                         ? html`<span class="visually-hidden">, </span
-                            ><span class="role" dir="auto">${p.title}</span>`
+                            ><span class="role" dir="auto"
+                              >${professionWords(localize.language, p.title)}</span
+                            >`
                         : nothing
                     }`
                 : localize.t('answer')

@@ -7,6 +7,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Professional } from '../../client/types.js';
 import { fileName, hostOf, httpsUrl } from '../shared/links.js';
 import type { LocalizeController } from '../shared/localize.js';
+import { professionWords } from '../shared/profession.js';
 
 /** Up to two letters for the professional's avatar: "Dr. Sofía Martínez" is "SM". */
 export function initials(name: string): string {
@@ -31,7 +32,7 @@ export function credentials(
     ${
       p.specialties.length
         ? html`<ul class="specialties" aria-label=${localize.t('specialties')}>
-            ${p.specialties.map((name) => html`<li dir="auto">${name}</li>`)}
+            ${p.specialties.map((name) => html`<li dir="auto">${professionWords(localize.language, name)}</li>`)}
           </ul>`
         : nothing
     }

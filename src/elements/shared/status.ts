@@ -6,6 +6,7 @@ import { css, html, type TemplateResult } from 'lit';
 import type { ConsultationView } from '../../client/browser-types.js';
 import type { ConsultationStatus } from '../../client/types.js';
 import { translate } from './localize.js';
+import { professionWords } from './profession.js';
 
 /** The badge's colors; an element adds them to its `static styles`. */
 export const statusStyles = css`
@@ -55,6 +56,6 @@ export function answeredWords(record: ConsultationView, language: string): strin
   if (!professional?.name) return translate(language, 'session', 'answered');
   const { name, title } = professional;
   return title
-    ? translate(language, 'session', 'answeredBy', { name, title })
+    ? translate(language, 'session', 'answeredBy', { name, title: professionWords(language, title) })
     : translate(language, 'session', 'answeredByName', { name });
 }

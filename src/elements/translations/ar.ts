@@ -309,6 +309,28 @@ const ar: Translation = {
     statusShort: 'الحالة: {status}',
     yourRequests: 'الطلبات التي أرسلتها',
   },
+  professions: {
+    'General Practitioner': 'الطب العام',
+    'Specialist in Internal Medicine': 'الطب الباطني',
+    Dermatologist: 'الأمراض الجلدية',
+    Paediatrician: 'طب الأطفال',
+    'Clinical Pharmacist': 'الصيدلة السريرية',
+    'Nurse Practitioner': 'التمريض المتقدم',
+    'Clinical Psychologist': 'علم النفس السريري',
+    'General practice': 'الطب العام',
+    'Family medicine': 'طب الأسرة',
+    'Internal medicine': 'الطب الباطني',
+    Cardiology: 'أمراض القلب',
+    Dermatology: 'الأمراض الجلدية',
+    Paediatrics: 'طب الأطفال',
+    'Adolescent health': 'صحة المراهقين',
+    'Medication review': 'مراجعة الأدوية',
+    'Travel health': 'صحة السفر',
+    'Musculoskeletal care': 'الجهاز العضلي الهيكلي',
+    'Minor injuries': 'الإصابات البسيطة',
+    'Anxiety and stress': 'القلق والتوتر',
+    Sleep: 'النوم',
+  },
 };
 
 export default ar;

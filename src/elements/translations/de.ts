@@ -229,6 +229,28 @@ const de: Translation = {
     statusShort: 'Status: {status}',
     yourRequests: 'Ihre gesendeten Anfragen',
   },
+  professions: {
+    'General Practitioner': 'Allgemeinmedizin',
+    'Specialist in Internal Medicine': 'Innere Medizin',
+    Dermatologist: 'Dermatologie',
+    Paediatrician: 'Kinder- und Jugendmedizin',
+    'Clinical Pharmacist': 'Klinische Pharmazie',
+    'Nurse Practitioner': 'Pflegeexpertise APN',
+    'Clinical Psychologist': 'Klinische Psychologie',
+    'General practice': 'Allgemeinmedizin',
+    'Family medicine': 'Familienmedizin',
+    'Internal medicine': 'Innere Medizin',
+    Cardiology: 'Kardiologie',
+    Dermatology: 'Dermatologie',
+    Paediatrics: 'Kinder- und Jugendmedizin',
+    'Adolescent health': 'Jugendgesundheit',
+    'Medication review': 'Medikationsanalyse',
+    'Travel health': 'Reisemedizin',
+    'Musculoskeletal care': 'Bewegungsapparat',
+    'Minor injuries': 'Kleinere Verletzungen',
+    'Anxiety and stress': 'Angst und Stress',
+    Sleep: 'Schlaf',
+  },
 };
 
 export default de;

@@ -268,6 +268,28 @@ const es: Translation = {
     statusShort: 'Estado: {status}',
     yourRequests: 'Solicitudes que enviaste',
   },
+  professions: {
+    'General Practitioner': 'Medicina general',
+    'Specialist in Internal Medicine': 'Medicina interna',
+    Dermatologist: 'Dermatología',
+    Paediatrician: 'Pediatría',
+    'Clinical Pharmacist': 'Farmacia clínica',
+    'Nurse Practitioner': 'Enfermería de práctica avanzada',
+    'Clinical Psychologist': 'Psicología clínica',
+    'General practice': 'Medicina general',
+    'Family medicine': 'Medicina familiar',
+    'Internal medicine': 'Medicina interna',
+    Cardiology: 'Cardiología',
+    Dermatology: 'Dermatología',
+    Paediatrics: 'Pediatría',
+    'Adolescent health': 'Salud adolescente',
+    'Medication review': 'Revisión de la medicación',
+    'Travel health': 'Salud del viajero',
+    'Musculoskeletal care': 'Aparato locomotor',
+    'Minor injuries': 'Lesiones leves',
+    'Anxiety and stress': 'Ansiedad y estrés',
+    Sleep: 'Sueño',
+  },
 };
 
 export default es;

@@ -269,6 +269,28 @@ const fr: Translation = {
     statusShort: 'Statut : {status}',
     yourRequests: 'Vos demandes envoyées',
   },
+  professions: {
+    'General Practitioner': 'Médecin généraliste',
+    'Specialist in Internal Medicine': 'Spécialiste en médecine interne',
+    Dermatologist: 'Dermatologue',
+    Paediatrician: 'Pédiatre',
+    'Clinical Pharmacist': 'Pharmacie clinique',
+    'Nurse Practitioner': 'Pratique infirmière avancée',
+    'Clinical Psychologist': 'Psychologie clinique',
+    'General practice': 'Médecine générale',
+    'Family medicine': 'Médecine familiale',
+    'Internal medicine': 'Médecine interne',
+    Cardiology: 'Cardiologie',
+    Dermatology: 'Dermatologie',
+    Paediatrics: 'Pédiatrie',
+    'Adolescent health': 'Santé des adolescents',
+    'Medication review': 'Bilan de médication',
+    'Travel health': 'Médecine des voyages',
+    'Musculoskeletal care': 'Appareil locomoteur',
+    'Minor injuries': 'Blessures légères',
+    'Anxiety and stress': 'Anxiété et stress',
+    Sleep: 'Sommeil',
+  },
 };
 
 export default fr;

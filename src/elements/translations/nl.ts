@@ -218,6 +218,28 @@ const nl: Translation = {
     statusShort: 'Status: {status}',
     yourRequests: 'Uw verstuurde aanvragen',
   },
+  professions: {
+    'General Practitioner': 'Huisarts',
+    'Specialist in Internal Medicine': 'Internist',
+    Dermatologist: 'Dermatoloog',
+    Paediatrician: 'Kinderarts',
+    'Clinical Pharmacist': 'Klinisch apotheker',
+    'Nurse Practitioner': 'Verpleegkundig specialist',
+    'Clinical Psychologist': 'Klinisch psycholoog',
+    'General practice': 'Huisartsgeneeskunde',
+    'Family medicine': 'Gezinsgeneeskunde',
+    'Internal medicine': 'Interne geneeskunde',
+    Cardiology: 'Cardiologie',
+    Dermatology: 'Dermatologie',
+    Paediatrics: 'Kindergeneeskunde',
+    'Adolescent health': 'Jongerengezondheid',
+    'Medication review': 'Medicatiebeoordeling',
+    'Travel health': 'Reisgeneeskunde',
+    'Musculoskeletal care': 'Bewegingsapparaat',
+    'Minor injuries': 'Kleine verwondingen',
+    'Anxiety and stress': 'Angst en stress',
+    Sleep: 'Slaap',
+  },
 };
 
 export default nl;

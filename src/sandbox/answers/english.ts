@@ -13,6 +13,13 @@ export const ENGLISH: Record<TopicName | 'general', string> = {
 - **Take a photo every few days** so you can see whether it is spreading or changing.
 
 Please see a doctor in person if the area becomes hot, swollen or painful, if you develop a fever, or if a mole changes shape, colour or size. The [British Association of Dermatologists](https://www.bad.org.uk/patient-information-leaflets) has reliable leaflets on common conditions.`,
+  childSkin: `Thank you for reaching out. Rashes are very common in young children; most come with a mild virus or from irritated skin and fade within a few days:
+
+- **Do the glass test**: press the side of a clear glass firmly on the rash. If the spots do not fade under the glass, call emergency services straight away.
+- **Keep the skin cool and moisturised**: loose cotton clothes and a fragrance-free emollient; no new soaps or bubble bath for now.
+- **Watch how your child is drinking, playing and sleeping**, and take a photo each day to see whether the rash spreads.
+
+Please see a doctor the same day if the rash comes with a fever, your child seems unusually sleepy or irritable, or the skin blisters, weeps or looks infected. More: [NHS: Rashes in babies and children](https://www.nhs.uk/conditions/rashes-babies-and-children/).`,
   child: `Thank you for reaching out. For children, the most useful signs are how they are **drinking, playing and sleeping**:
 
 1. Offer small, frequent drinks and watch for wet nappies or regular trips to the toilet.

@@ -8,6 +8,13 @@ import type { AnswerLanguage, TopicName } from './topics.js';
 type Answers = Record<TopicName | 'general', string>;
 
 const de: Answers = {
+  childSkin: `Danke für Ihre Nachricht. Ausschläge sind bei kleinen Kindern sehr häufig; meist kommen sie mit einem leichten Virusinfekt oder von gereizter Haut und verblassen in wenigen Tagen:
+
+- **Machen Sie den Glastest**: Drücken Sie ein durchsichtiges Glas fest auf den Ausschlag. Verblassen die Flecken darunter nicht, rufen Sie sofort den Notruf.
+- **Halten Sie die Haut kühl und gepflegt**: lockere Baumwollkleidung und eine parfümfreie Creme, vorerst keine neuen Seifen oder Badezusätze.
+- **Achten Sie darauf, wie Ihr Kind trinkt, spielt und schläft**, und machen Sie täglich ein Foto, um zu sehen, ob sich der Ausschlag ausbreitet.
+
+Bitte gehen Sie noch am selben Tag zur Kinderärztin oder zum Kinderarzt, wenn Fieber dazukommt, Ihr Kind ungewöhnlich schläfrig oder unruhig ist oder die Haut Blasen bildet, nässt oder entzündet aussieht.`,
   skin: `Danke für Ihre Frage. Hautveränderungen wie diese sind häufig und meist harmlos:
 
 - **Pflegen Sie die Haut** zweimal täglich mit einer parfümfreien Creme.
@@ -102,6 +109,13 @@ Bitte gehen Sie zur Ärztin oder zum Arzt, wenn es schlimmer wird, neue Beschwer
 };
 
 const fr: Answers = {
+  childSkin: `Merci de votre message. Les éruptions sont très fréquentes chez les jeunes enfants ; la plupart accompagnent un petit virus ou viennent d'une peau irritée, et s'effacent en quelques jours :
+
+- **Faites le test du verre** : appuyez fermement un verre transparent sur l'éruption. Si les taches ne s'effacent pas sous le verre, appelez les urgences immédiatement.
+- **Gardez la peau au frais et hydratée** : vêtements amples en coton et crème sans parfum, pas de nouveau savon ni de bain moussant pour l'instant.
+- **Observez comment votre enfant boit, joue et dort**, et prenez une photo chaque jour pour voir si l'éruption s'étend.
+
+Consultez le jour même si l'éruption s'accompagne de fièvre, si votre enfant est anormalement somnolent ou grognon, ou si la peau fait des cloques, suinte ou semble infectée.`,
   skin: `Merci pour votre question. Les changements de peau comme celui-ci sont fréquents et le plus souvent bénins :
 
 - **Hydratez la peau** deux fois par jour avec une crème sans parfum.
@@ -196,6 +210,13 @@ Consultez si cela s'aggrave, si de nouveaux symptômes apparaissent ou sans amé
 };
 
 const es: Answers = {
+  childSkin: `Gracias por escribir. Las erupciones son muy frecuentes en niños pequeños; la mayoría acompañan a un virus leve o vienen de una piel irritada, y desaparecen en pocos días:
+
+- **Haz la prueba del vaso**: presiona con firmeza un vaso transparente sobre la erupción. Si las manchas no desaparecen bajo el vaso, llama a emergencias enseguida.
+- **Mantén la piel fresca e hidratada**: ropa holgada de algodón y una crema sin perfume, sin jabones nuevos ni baños de espuma por ahora.
+- **Observa cómo bebe, juega y duerme tu hijo**, y haz una foto cada día para ver si la erupción se extiende.
+
+Consulta con el pediatra el mismo día si la erupción viene con fiebre, si está inusualmente adormilado o irritable, o si la piel hace ampollas, supura o parece infectada.`,
   skin: `Gracias por tu pregunta. Los cambios en la piel como este son frecuentes y casi siempre benignos:
 
 - **Hidrata la piel** dos veces al día con una crema sin perfume.
@@ -290,6 +311,13 @@ Consulta si empeora, si aparecen síntomas nuevos o si no mejoras en una semana.
 };
 
 const nl: Answers = {
+  childSkin: `Dank voor uw bericht. Huiduitslag komt bij jonge kinderen heel vaak voor; meestal hoort het bij een licht virus of komt het door een geïrriteerde huid, en het verdwijnt binnen een paar dagen:
+
+- **Doe de glastest**: druk een doorzichtig glas stevig op de uitslag. Verdwijnen de vlekjes niet onder het glas, bel dan direct het alarmnummer.
+- **Houd de huid koel en ingevet**: losse katoenen kleding en een parfumvrije crème, voorlopig geen nieuwe zeep of badschuim.
+- **Let op hoe uw kind drinkt, speelt en slaapt**, en maak elke dag een foto om te zien of de uitslag zich uitbreidt.
+
+Bel dezelfde dag de huisarts als er koorts bij komt, uw kind ongewoon suf of prikkelbaar is, of de huid blaren vormt, nat wordt of ontstoken lijkt.`,
   skin: `Dank voor uw vraag. Huidveranderingen zoals deze komen vaak voor en zijn meestal onschuldig:
 
 - **Smeer de huid** twee keer per dag in met een parfumvrije crème.
@@ -384,6 +412,13 @@ Ga naar de huisarts als het erger wordt, er nieuwe klachten bijkomen of het na e
 };
 
 const ar: Answers = {
+  childSkin: `شكرًا على رسالتك. الطفح الجلدي شائع جدًا عند الأطفال الصغار؛ ومعظمه يصاحب عدوى فيروسية خفيفة أو ينتج عن تهيّج الجلد، ويزول خلال أيام قليلة:
+
+- **أجرِ اختبار الكوب**: اضغط جانب كوب زجاجي شفاف بقوة على الطفح. إذا لم تختفِ البقع تحت الكوب، فاتصل بالطوارئ فورًا.
+- **حافظ على برودة الجلد وترطيبه**: ملابس قطنية فضفاضة وكريم خالٍ من العطور، ولا صابون جديدًا أو فقاعات استحمام في الوقت الحالي.
+- **راقب كيف يشرب طفلك ويلعب وينام**، والتقط صورة كل يوم لترى إن كان الطفح ينتشر.
+
+راجع طبيب الأطفال في اليوم نفسه إذا صاحبت الطفحَ حمى، أو بدا طفلك نعسانًا أو متهيجًا على غير عادته، أو ظهرت على الجلد فقاعات أو إفرازات أو علامات التهاب.`,
   skin: `شكرًا على سؤالك. التغيرات الجلدية مثل هذه شائعة وغالبًا ما تكون غير مؤذية:
 
 - **رطّب الجلد** مرتين يوميًا بكريم خالٍ من العطور.
