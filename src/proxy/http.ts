@@ -14,15 +14,21 @@ export const NO_STORE_HEADERS = Object.freeze({
 // Shared by every answer, so frozen: whatever adds a header to an answer copies them first.
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json', ...NO_STORE_HEADERS });
 
-/** Responses made here, which carry `NO_STORE_HEADERS` already. */
-const hardenedResponses = new WeakSet<Response>();
+/**
+ * Responses made here, which carry `NO_STORE_HEADERS` already, with their body text (null for
+ * none): its length decides whether compressing it pays, without reading the response.
+ */
+const hardenedResponses = new WeakMap<Response, string | null>();
 
 /** Whether `response` was made here (and so needs no more headers). */
 export const isHardened = (response: Response): boolean => hardenedResponses.has(response);
 
+/** The body text of a response made here; undefined for any other response. */
+export const bodyTextOf = (response: Response): string | null | undefined => hardenedResponses.get(response);
+
 function hardened(body: string | null, status: number, headers: Record<string, string>): Response {
   const response = new Response(body, { status, headers });
-  hardenedResponses.add(response);
+  hardenedResponses.set(response, body);
   return response;
 }
 
