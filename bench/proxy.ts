@@ -33,8 +33,11 @@ const COMPILED = process.env.BENCH_BUILD_DIR
   ? `${process.env.BENCH_BUILD_DIR.replace(/\/$/, '')}/`
   : fileURLToPath(new URL('../node_modules/.cache/consult-bench/', import.meta.url));
 
-/** Compiles the benchmark's servers and what they import from src, with tsc. */
-function compileServers(): string {
+/**
+ * Compiles the benchmark's servers (bench/servers) and what they import from src, with tsc, and
+ * gives the path of the compiled `server.js`, with `stream-server.js` beside it.
+ */
+export function compileServers(): string {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const project = fileURLToPath(new URL('./servers/tsconfig.json', import.meta.url));
   execFileSync(process.execPath, [tsc, '-p', project, '--outDir', COMPILED], { stdio: 'inherit' });
