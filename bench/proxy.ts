@@ -25,11 +25,19 @@ const ROUNDS = 10;
 const WARM_UP_READS = 4_000;
 const CONNECTIONS = 10;
 
-/** Where the servers are compiled to: inside node_modules, so that their imports resolve. */
-const COMPILED = fileURLToPath(new URL('../node_modules/.cache/consult-bench/', import.meta.url));
+/**
+ * Where the servers are compiled to: inside node_modules, so that their imports resolve (or
+ * `BENCH_BUILD_DIR`, any directory below the checkout, for a node_modules shared with others).
+ */
+const COMPILED = process.env.BENCH_BUILD_DIR
+  ? `${process.env.BENCH_BUILD_DIR.replace(/\/$/, '')}/`
+  : fileURLToPath(new URL('../node_modules/.cache/consult-bench/', import.meta.url));
 
-/** Compiles the benchmark's servers and what they import from src, with tsc. */
-function compileServers(): string {
+/**
+ * Compiles the benchmark's servers (bench/servers) and what they import from src, with tsc, and
+ * gives the path of the compiled `server.js`, with `stream-server.js` beside it.
+ */
+export function compileServers(): string {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const project = fileURLToPath(new URL('./servers/tsconfig.json', import.meta.url));
   execFileSync(process.execPath, [tsc, '-p', project, '--outDir', COMPILED], { stdio: 'inherit' });
@@ -69,6 +77,8 @@ interface Target {
   label: string;
   url: string;
   token: string;
+  /** Sent as Accept-Encoding, as a browser does; none when absent. */
+  acceptEncoding?: string;
   /** Every server the read passes through, the one in front first. */
   servers: Server[];
 }
@@ -88,7 +98,10 @@ async function measure(targets: Target[]): Promise<Measured[]> {
   const optionsOf = (target: Target) => ({
     url: target.url,
     connections: CONNECTIONS,
-    headers: { authorization: `Bearer ${target.token}` },
+    headers: {
+      authorization: `Bearer ${target.token}`,
+      ...(target.acceptEncoding ? { 'accept-encoding': target.acceptEncoding } : {}),
+    },
   });
   for (const target of targets) await autocannon({ ...optionsOf(target), amount: WARM_UP_READS });
   const runs = targets.map((target) => ({
@@ -167,7 +180,12 @@ export async function proxyCost(): Promise<void> {
     ).json()) as { token: string };
     proxyTargets.push({ label, url: `${proxy.url}${read}`, token, servers: [proxy, sandbox] });
   }
-  const [direct, floor, memory, withRedis] = await measure([
+  // A browser's read: it accepts gzip, which the proxy spends only on answers large enough to gain.
+  const [memoryTarget] = proxyTargets;
+  const browserTargets: Target[] = memoryTarget
+    ? [{ ...memoryTarget, label: 'proxy, memory store, gzip accepted', acceptEncoding: 'gzip, deflate, br' }]
+    : [];
+  const [direct, floor, browser, memory, withRedis] = await measure([
     {
       label: 'sandbox alone (sandbox)',
       url: `${sandbox.url}${read}`,
@@ -180,6 +198,7 @@ export async function proxyCost(): Promise<void> {
       token: '',
       servers: [forwarder, sandbox],
     },
+    ...browserTargets,
     ...proxyTargets,
   ]);
   if (direct && floor && memory) {
@@ -188,6 +207,11 @@ export async function proxyCost(): Promise<void> {
     console.log(
       `  the proxy's CPU per read: ${proxyCpu.toFixed(3)} ms: ${cpuRatio(memory, direct).toFixed(2)}× the sandbox's, ${cpuRatio(memory, floor).toFixed(2)}× a bare forwarder's (medians of the rounds' ratios)`,
     );
+    if (browser) {
+      console.log(
+        `  with gzip accepted: ${(browser.cpuMsPerRead[0] ?? 0).toFixed(3)} ms, ${cpuRatio(browser, floor).toFixed(2)}× a bare forwarder's`,
+      );
+    }
   }
   if (withRedis && memory) {
     console.log(`  Redis / memory store throughput: ${(withRedis.rps / memory.rps).toFixed(2)}×`);

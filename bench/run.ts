@@ -6,6 +6,7 @@
  * - the proxy's cost: reads through it against the sandbox alone, memory and Redis stores;
  * - live events at scale: one event to 500 open streams, and memory after 2,000 come and go;
  * - memory per open stream (500 and 1,000 open) against bare SSE servers, each in its own process;
+ * - an answer from recorded to read through the proxy, against a bare SSE server;
  * - time to typeable: <consult-form> (module loader and classic script) against deep-chat and a
  *   plain <textarea> page, every file gzip -9 from one server, in Chromium with 4x CPU throttling
  *   on three networks (unthrottled, fast 3G, 150 ms / 1.6 Mbit/s), with each page's round trips
@@ -16,6 +17,7 @@
 import { ConsultClient } from '../src/client/index.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
+import { answerLatency } from './answer-latency.js';
 import { proxyCost } from './proxy.js';
 import { streamMemory } from './stream-memory.js';
 import { streamsAtScale } from './streams.js';
@@ -88,6 +90,7 @@ await proxyCost();
 console.log('Live events at scale');
 await streamsAtScale();
 await streamMemory();
+await answerLatency();
 
 await timeToTypeable();
 console.log('');

@@ -1,22 +1,26 @@
 /**
  * Memory per open event stream: N streams (500, then 1,000) held open against the proxy on the
  * memory store (signed-in members, two tabs each) and against a bare SSE server on Hono and Node
- * (streamSSE and a heartbeat timer per stream) and the same on node:http alone, each server in a fresh process of its own run with --expose-gc,
- * the clients in this one, on loopback. Heap and RSS of the server after a full collection, with
- * the streams open less before they were opened, per stream; and the proxy's ratio to each bare
- * server. Members sign in before the first figure, so their sessions are not counted per stream.
+ * (streamSSE and a heartbeat timer per stream) and the same on node:http alone, each server in a
+ * fresh process of its own run with --expose-gc, compiled by tsc as partners run the package (a
+ * loader that transpiles as it loads adds a property to nearly every function), the clients in
+ * this one, on loopback. Heap and RSS of the server after a full collection, with the streams open
+ * less before they were opened, per stream; and the proxy's ratio to each bare server. Members
+ * sign in before the first figure, so their sessions are not counted per stream.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import type { StreamServerMessage } from './servers/stream-server.js';
 import { replies } from './child-replies.js';
+import { compileServers } from './proxy.js';
 
 type Kind = 'proxy' | 'bare' | 'node';
 
 const COUNTS = [500, 1000];
 const TABS_PER_MEMBER = 2;
-const SCRIPT = fileURLToPath(new URL('./servers/stream-server.ts', import.meta.url));
+/** The compiled stream server, once compiled. */
+let script: string | undefined;
 
 interface Memory {
   heapBytes: number;
@@ -24,7 +28,8 @@ interface Memory {
 }
 
 async function startServer(kind: Kind) {
-  const child: ChildProcess = fork(SCRIPT, [kind], { execArgv: ['--expose-gc', '--import', 'tsx'] });
+  script ??= compileServers().replace(/server\.js$/, 'stream-server.js');
+  const child: ChildProcess = fork(script, [kind], { execArgv: ['--expose-gc'] });
   const reply = replies<StreamServerMessage>(child, `${kind} server`);
   const url = await reply((message) => ('url' in message ? message.url : undefined));
   return {

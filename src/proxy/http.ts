@@ -14,17 +14,53 @@ export const NO_STORE_HEADERS = Object.freeze({
 // Shared by every answer, so frozen: whatever adds a header to an answer copies them first.
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json', ...NO_STORE_HEADERS });
 
-/** Responses made here, which carry `NO_STORE_HEADERS` already. */
-const hardenedResponses = new WeakSet<Response>();
+/**
+ * Responses made here, which carry `NO_STORE_HEADERS` already, with their body text (null for
+ * none): its length decides whether compressing it pays, without reading the response.
+ */
+const hardenedResponses = new WeakMap<Response, string | null>();
 
 /** Whether `response` was made here (and so needs no more headers). */
 export const isHardened = (response: Response): boolean => hardenedResponses.has(response);
 
-function hardened(body: string | null, status: number, headers: Record<string, string>): Response {
+/** The body text of a response made here; undefined for any other response. */
+export const bodyTextOf = (response: Response): string | null | undefined => hardenedResponses.get(response);
+
+function hardened(
+  body: string | ReadableStream<Uint8Array> | null,
+  status: number,
+  headers: Record<string, string>,
+): Response {
   const response = new Response(body, { status, headers });
-  hardenedResponses.add(response);
+  hardenedResponses.set(response, typeof body === 'string' ? body : null);
   return response;
 }
+
+/**
+ * An event stream must pass every intermediary as it is written: `no-transform` keeps compressing
+ * servers and CDNs (Next.js, Express's `compression`) from gzipping it into a buffer, and
+ * `X-Accel-Buffering: no` keeps nginx from holding it.
+ */
+export const EVENT_STREAM_HEADERS = Object.freeze({
+  ...NO_STORE_HEADERS,
+  'cache-control': 'no-store, no-transform',
+  'x-accel-buffering': 'no',
+} as const);
+
+// As Hono's `streamSSE` answers, with the headers above.
+const SSE_HEADERS = Object.freeze({
+  'content-type': 'text/event-stream',
+  'transfer-encoding': 'chunked',
+  connection: 'keep-alive',
+  ...EVENT_STREAM_HEADERS,
+});
+
+/**
+ * A server-sent event stream with its headers, made whole at once: on Node the adapter then writes
+ * it with no fetch `Response` or `Headers` behind it (adding a header afterwards would make both,
+ * and keep them for as long as the stream is open).
+ */
+export const eventStream = (body: ReadableStream<Uint8Array>): Response => hardened(body, 200, SSE_HEADERS);
 
 /** A JSON answer with the no-store headers. */
 export const json = (body: unknown, status = 200): Response =>

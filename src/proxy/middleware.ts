@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ProblemError } from '../server/problems.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
-import { isHardened, NO_STORE_HEADERS } from './http.js';
+import { EVENT_STREAM_HEADERS, isHardened, NO_STORE_HEADERS } from './http.js';
 import { declaresBody, header } from '../server/request-header.js';
 import { isEnded } from './sessions.js';
 import {
@@ -32,31 +32,20 @@ export const requestLog = (core: ProxyCore) =>
 /**
  * Health data is never cached by browsers or intermediaries, and no response is ever read as
  * anything but the type it declares. The proxy's own answers (`json`) carry both headers as they
- * are made; anything else (an error, an event stream) gets them here.
+ * are made (their event streams too); anything else gets them here.
  */
 export const noStore = createMiddleware(async (c, next) => {
   await next();
   if (isHardened(c.res)) return;
   const headers = c.res.headers;
   for (const [name, value] of Object.entries(
-    EVENT_STREAM.test(headers.get('content-type') ?? '') ? STREAM_HEADERS : NO_STORE_HEADERS,
+    EVENT_STREAM.test(headers.get('content-type') ?? '') ? EVENT_STREAM_HEADERS : NO_STORE_HEADERS,
   )) {
     if (headers.get(name) !== value) c.header(name, value);
   }
 });
 
 const EVENT_STREAM = /^text\/event-stream\b/i;
-
-/**
- * An event stream must pass every intermediary as it is written: `no-transform` keeps compressing
- * servers and CDNs (Next.js, Express's `compression`) from gzipping it into a buffer, and
- * `X-Accel-Buffering: no` keeps nginx from holding it.
- */
-const STREAM_HEADERS = Object.freeze({
-  ...NO_STORE_HEADERS,
-  'cache-control': 'no-store, no-transform',
-  'x-accel-buffering': 'no',
-});
 
 /** A request body is JSON, declared as such; anything else is a 415 before any work is done. */
 export const requireJson = createMiddleware(async (c, next) => {

@@ -7,11 +7,11 @@
  * and what starts with it. Each step is in a module of its own.
  */
 import { Hono } from 'hono';
-import { compress } from 'hono/compress';
 import { limitBody } from '../server/body-limit.js';
 import { ProblemError } from '../server/problems.js';
 import { checkApiKey } from './api-key-check.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
+import { compressLargeJson } from './compress.js';
 import { createProxyCore } from './core.js';
 import { crossOrigin } from './cors.js';
 import { answerError } from './error-handler.js';
@@ -91,9 +91,9 @@ export function installProxy(
 function routeRequests(app: Hono<ProxyEnv>, core: ProxyCore): void {
   app.use(requestLog(core));
   app.use(noStore);
-  // JSON (and problem+json) goes gzipped to browsers that accept it; the event stream never does,
-  // so each event reaches the page as it is written.
-  app.use(compress({ contentTypeFilter: /^application\/(?:[\w.-]+\+)?json\b/i }));
+  // Large JSON answers go gzipped to browsers that accept it; small ones and the event stream never
+  // do (compress.ts says why).
+  app.use(compressLargeJson());
   app.use(crossOrigin(core));
   // HEAD would run every GET route (and open event streams) with nothing to show for it (S4).
   app.use(async (c, next) => {

@@ -1,12 +1,12 @@
 /**
- * A server-sent event response, as Hono's `streamSSE` makes one (the same headers, message format
- * and error handling) over a single ReadableStream that the stream's writes go into. `streamSSE`
+ * A server-sent event response, as Hono's `streamSSE` makes one (the same headers, with those of
+ * `eventStream`, message format and error handling) over a single ReadableStream that the stream's writes go into. `streamSSE`
  * puts a TransformStream and a second ReadableStream, with their readers, writers and promises,
  * between the writes and the response: about 13 KiB of heap for each stream held open, which this
  * does not keep. Writes are queued in order at once and never reject; after the client left (or
  * the stream closed) they are dropped.
  */
-import type { Context } from 'hono';
+import { eventStream } from './http.js';
 
 const encoder = new TextEncoder();
 
@@ -105,15 +105,10 @@ export class SSEStream {
  * stream ends with an `error` event. The stream closes when `run` is done.
  */
 export function sseResponse(
-  c: Context,
   run: (stream: SSEStream) => Promise<void>,
   onError?: (error: Error, stream: SSEStream) => Promise<void>,
 ): Response {
   const stream = new SSEStream();
-  c.header('Transfer-Encoding', 'chunked');
-  c.header('Content-Type', 'text/event-stream');
-  c.header('Cache-Control', 'no-cache');
-  c.header('Connection', 'keep-alive');
   void (async () => {
     try {
       await run(stream);
@@ -126,5 +121,5 @@ export function sseResponse(
       stream.close();
     }
   })();
-  return c.newResponse(stream.body);
+  return eventStream(stream.body);
 }

@@ -1,11 +1,12 @@
 /**
- * The proxy compresses its JSON for browsers that accept gzip, and never its event stream, which
- * must reach the page event by event: over real HTTP on loopback, reading the raw bytes.
+ * The proxy compresses its large JSON answers for browsers that accept gzip, never its small ones
+ * (gzip would cost more than it saves) nor its event stream, which must reach the page event by event: over real HTTP on loopback, reading the raw bytes.
  */
 import assert from 'node:assert/strict';
 import { request, type IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { acceptsGzip, COMPRESS_THRESHOLD } from '../../src/proxy/compress.js';
 import { startTestProxy, type TestProxy } from './support/proxy.js';
 
 /** A GET with `headers`, answered with the response and, unless `firstChunkOnly`, its whole raw body. */
@@ -56,6 +57,28 @@ describe('the proxy’s compression', () => {
       zipped.body.length < plain.body.length / 2,
       `${zipped.body.length} of ${plain.body.length} bytes`,
     );
+  });
+
+  it('sends a small JSON answer as it is, which gzip would barely shorten', async () => {
+    const url = `${proxy.url}/consultation/cns_demo_alex_rash`;
+    const { response, body } = await get(url, {
+      authorization: `Bearer ${token}`,
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    assert.equal(response.statusCode, 200);
+    assert.ok(body.length < COMPRESS_THRESHOLD, `${body.length} bytes`);
+    assert.equal(response.headers['content-encoding'], undefined);
+    assert.equal(JSON.parse(body.toString('utf8')).consultationId, 'cns_demo_alex_rash');
+  });
+
+  it('reads Accept-Encoding as HTTP does: gzip named or by *, never with q=0', () => {
+    assert.equal(acceptsGzip('gzip, deflate, br'), true);
+    assert.equal(acceptsGzip('br;q=1.0, gzip;q=0.8'), true);
+    assert.equal(acceptsGzip('*'), true);
+    assert.equal(acceptsGzip('gzip;q=0, *'), false);
+    assert.equal(acceptsGzip('*;q=0'), false);
+    assert.equal(acceptsGzip('identity'), false);
+    assert.equal(acceptsGzip(undefined), false);
   });
 
   it('sends the event stream uncompressed, its first bytes at once', async () => {

@@ -209,7 +209,6 @@ export function eventRoutes(core: ProxyCore) {
     // The stream keeps only the request's abort signal, not the request's context.
     const signal = c.req.raw.signal;
     return sseResponse(
-      c,
       async (stream) => {
         let finish!: () => void;
         const finished = new Promise<void>((resolve) => (finish = resolve));
