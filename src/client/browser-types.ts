@@ -49,8 +49,43 @@ export interface SubscriptionView {
   renewFrom?: string;
 }
 
-/** A consultation with its questions, answers and professionals: passed through as the upstream sends it. */
-export type ConsultationView = Consultation;
+/**
+ * What the proxy remembers of a consultation for the member (src/proxy/member-memory.ts): ids,
+ * times and counts, never text. Absent when it remembers nothing of it (asked before it did).
+ */
+export interface ConsultationMemory {
+  /**
+   * When question i went out through the proxy, and when answer i's event reached it (ISO); null
+   * where it saw no such moment: it then shows no time.
+   */
+  times?: { questions: (string | null)[]; answers: (string | null)[] };
+  /** How many of its answers the member has had on screen, on any tab or device. */
+  seenAnswers?: number;
+}
+
+/**
+ * A consultation with its questions, answers and professionals as the upstream sends them, and
+ * what the proxy remembers of it.
+ */
+export interface ConsultationView extends Consultation, ConsultationMemory {}
+
+/** `PUT {base}/consultations/{id}/seen`'s answer: how many answers are now seen (never fewer than before). */
+export interface SeenView {
+  consultationId: string;
+  answers: number;
+}
+
+/**
+ * A prescription request the proxy kept for the member (`GET {base}/prescriptions`): what the
+ * service let us know, never what was asked for.
+ */
+export interface KeptPrescription {
+  prescriptionId: string;
+  /** As the service gave it when it took the request. */
+  createdAt: string;
+  /** When it went out through the proxy. */
+  sentAt: string;
+}
 export type ConversationView = NavigatorConversation;
 export type ReplyView = NavigatorReply;
 
@@ -65,7 +100,7 @@ export interface PrescriptionView {
 
 /** The data of a `consultation` event on `GET {base}/events`: a hint to re-read, never the record. */
 /** What a `consultation` event says happened: a known webhook type, or any other change. */
-export type ConsultationEventType = WebhookEventType | 'consultationChanged';
+export type ConsultationEventType = WebhookEventType | 'consultationChanged' | 'consultationSeen';
 
 export interface ConsultationEvent {
   type: ConsultationEventType;
@@ -108,4 +143,12 @@ export interface BrowserClient {
     body: CreatePrescriptionRequest,
     options?: RequestOptions,
   ): Promise<PrescriptionView>;
+  /**
+   * The proxy's own routes, not the service's (docs/architecture.md 2.1): the member has had
+   * `answers` answers of the consultation on screen. Optional: without them a page keeps read
+   * marks and requests for its tab only.
+   */
+  markConsultationSeen?(consultationId: string, answers: number, options?: RequestOptions): Promise<SeenView>;
+  /** The prescription requests the proxy kept for the member, oldest first. */
+  getPrescriptions?(options?: RequestOptions): Promise<KeptPrescription[]>;
 }

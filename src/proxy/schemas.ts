@@ -93,7 +93,7 @@ export const SubscriptionView = z.object({
 });
 
 /** The consultation as the service sends it (src/server/schemas.ts `ConsultationSchema`). */
-export const ConsultationView = z.object({
+export const UpstreamConsultationView = z.object({
   consultationId: z.string(),
   userId: z.string(),
   status: z.enum(['open', 'claimed', 'resolved', 'canceled', 'closed']),
@@ -116,6 +116,33 @@ export const ConsultationView = z.object({
       }),
     )
     .check(z.maxLength(MAX_QUESTIONS_PER_CONSULTATION)),
+});
+
+/** `PUT {base}/consultations/{id}/seen`: how many answers the member has had on screen. */
+export const BrowserSeen = z.strictObject({
+  answers: z
+    .number('must be a number')
+    .check(
+      z.int('must be a whole number'),
+      z.minimum(0, 'must be 0 or more'),
+      z.maximum(MAX_QUESTIONS_PER_CONSULTATION, `must be at most ${MAX_QUESTIONS_PER_CONSULTATION}`),
+    ),
+});
+
+const RememberedTime = z.nullable(z.string());
+
+/** The consultation as the elements get it: the service's, and what the proxy remembers (member-memory.ts). */
+export const ConsultationView = z.extend(UpstreamConsultationView, {
+  times: z.optional(z.object({ questions: z.array(RememberedTime), answers: z.array(RememberedTime) })),
+  seenAnswers: z.optional(z.number()),
+});
+
+export const SeenView = z.object({ consultationId: z.string(), answers: z.number() });
+
+export const KeptPrescriptionView = z.object({
+  prescriptionId: z.string(),
+  createdAt: z.string(),
+  sentAt: z.string(),
 });
 
 const NavigatorMessage = z.object({
@@ -148,7 +175,7 @@ export const PrescriptionView = z.object({
 });
 
 export const BrowserEvent = z.object({
-  type: z.enum([...WEBHOOK_EVENT_TYPES, 'consultationChanged']),
+  type: z.enum([...WEBHOOK_EVENT_TYPES, 'consultationChanged', 'consultationSeen']),
   consultationId: z.string(),
   status: z.string(),
 });
@@ -166,9 +193,11 @@ export type _ViewsAreTheBrowserContract = [
   Assert<Exactly<z.output<typeof ReplyView>, browser.ReplyView>>,
   Assert<Exactly<z.output<typeof PrescriptionView>, browser.PrescriptionView>>,
   Assert<Exactly<z.output<typeof BrowserEvent>, browser.ConsultationEvent>>,
+  Assert<Exactly<z.output<typeof SeenView>, browser.SeenView>>,
+  Assert<Exactly<z.output<typeof KeptPrescriptionView>, browser.KeptPrescription>>,
 ];
 export type _RepeatedSchemasMatchTheSandboxs = [
-  Assert<Exactly<z.output<typeof ConsultationView>, z.output<typeof upstream.ConsultationSchema>>>,
+  Assert<Exactly<z.output<typeof UpstreamConsultationView>, z.output<typeof upstream.ConsultationSchema>>>,
   Assert<Exactly<z.output<typeof ConversationView>, z.output<typeof upstream.NavigatorConversationSchema>>>,
   Assert<Exactly<z.output<typeof ReplyView>, z.output<typeof upstream.NavigatorReplySchema>>>,
   Assert<Exactly<z.input<typeof BrowserFollowUp>, z.input<typeof upstream.AddFollowUpBody>>>,

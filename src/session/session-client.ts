@@ -6,6 +6,8 @@
 import type {
   BrowserClient,
   ConsultationView,
+  KeptPrescription,
+  SeenView,
   ConversationView,
   MemberView,
   PrescriptionView,
@@ -25,6 +27,7 @@ import {
   OperationClient,
   sendNavigatorMessageOperation,
   startNavigatorConversationOperation,
+  type Operation,
   type RequestOptions,
 } from '../client/client.js';
 import type {
@@ -97,4 +100,33 @@ export class SessionClient extends OperationClient implements BrowserClient {
   ): Promise<PrescriptionView> {
     return this.call(createPrescriptionRequestOperation, { body }, options);
   }
+
+  markConsultationSeen(consultationId: string, answers: number, options?: RequestOptions): Promise<SeenView> {
+    return this.call(markSeenOperation, { params: { consultationId }, body: { answers } }, options);
+  }
+
+  getPrescriptions(options?: RequestOptions): Promise<KeptPrescription[]> {
+    return this.call(getPrescriptionsOperation, {}, options);
+  }
 }
+
+// The proxy's own routes (docs/architecture.md 2.1), numbered 0: they are no operation of the service.
+/** A PUT of a count that only rises: safe to repeat. */
+const markSeenOperation = {
+  name: 'markConsultationSeen',
+  number: 0,
+  method: 'PUT',
+  path: '/consultations/{consultationId}/seen',
+  auth: true,
+  creates: false,
+  retrySafe: true,
+} as const satisfies Operation;
+const getPrescriptionsOperation = {
+  name: 'getPrescriptions',
+  number: 0,
+  method: 'GET',
+  path: '/prescriptions',
+  auth: true,
+  creates: false,
+  retrySafe: true,
+} as const satisfies Operation;
