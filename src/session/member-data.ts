@@ -89,6 +89,11 @@ export class MemberData {
     return true;
   }
 
+  /** Reads the prescription requests the proxy kept for the member, once. */
+  loadPrescriptions(): Promise<void> {
+    return this.prescriptions.load(this.#options.call, this.#options.changed);
+  }
+
   /** The member created this consultation on this page. */
   sentHere(consultationId: string): void {
     this.#sentHere.add(consultationId);
