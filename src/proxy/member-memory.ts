@@ -85,7 +85,8 @@ export class MemberMemory {
           questions: facts.slice(0, SLOTS.length).map(time),
           answers: facts.slice(SLOTS.length, SLOTS.length * 2).map(time),
         },
-        seenAnswers: seenFlags.filter((value) => value !== undefined).length,
+        // The highest count marked: a lower one's key may have lapsed first, being written first.
+        seenAnswers: seenFlags.reduce((count, value, i) => (value === undefined ? count : i + 1), 0),
       });
     });
     return remembered;
@@ -117,11 +118,13 @@ export class MemberMemory {
     for (const value of values) {
       if (value === undefined) continue;
       try {
-        const record = JSON.parse(value) as KeptPrescription;
-        // A keyed repeat of a request is the same request.
-        if (ids.has(record.prescriptionId)) continue;
-        ids.add(record.prescriptionId);
-        kept.push(record);
+        const { prescriptionId, createdAt, sentAt } = JSON.parse(value) as Partial<KeptPrescription>;
+        // Only these fields, each a string, are served; a keyed repeat of a request is the same request.
+        if (typeof prescriptionId !== 'string' || typeof createdAt !== 'string' || typeof sentAt !== 'string')
+          continue;
+        if (ids.has(prescriptionId)) continue;
+        ids.add(prescriptionId);
+        kept.push({ prescriptionId, createdAt, sentAt });
       } catch {
         // An unreadable record is skipped, not served.
       }

@@ -93,7 +93,7 @@ export const SubscriptionView = z.object({
 });
 
 /** The consultation as the service sends it (src/server/schemas.ts `ConsultationSchema`). */
-export const UpstreamConsultationView = z.object({
+export const ConsultationView = z.object({
   consultationId: z.string(),
   userId: z.string(),
   status: z.enum(['open', 'claimed', 'resolved', 'canceled', 'closed']),
@@ -127,22 +127,6 @@ export const BrowserSeen = z.strictObject({
       z.minimum(0, 'must be 0 or more'),
       z.maximum(MAX_QUESTIONS_PER_CONSULTATION, `must be at most ${MAX_QUESTIONS_PER_CONSULTATION}`),
     ),
-});
-
-const RememberedTime = z.nullable(z.string());
-
-/** The consultation as the elements get it: the service's, and what the proxy remembers (member-memory.ts). */
-export const ConsultationView = z.extend(UpstreamConsultationView, {
-  times: z.optional(z.object({ questions: z.array(RememberedTime), answers: z.array(RememberedTime) })),
-  seenAnswers: z.optional(z.number()),
-});
-
-export const SeenView = z.object({ consultationId: z.string(), answers: z.number() });
-
-export const KeptPrescriptionView = z.object({
-  prescriptionId: z.string(),
-  createdAt: z.string(),
-  sentAt: z.string(),
 });
 
 const NavigatorMessage = z.object({
@@ -188,16 +172,20 @@ type Assert<T extends true> = T;
 export type _ViewsAreTheBrowserContract = [
   Assert<Exactly<z.output<typeof MemberView>, browser.MemberView>>,
   Assert<Exactly<z.output<typeof SubscriptionView>, browser.SubscriptionView>>,
-  Assert<Exactly<z.output<typeof ConsultationView>, browser.ConsultationView>>,
+  // What the proxy remembers (member-memory.ts) is added to the projection after it: no schema of its own.
+  Assert<
+    Exactly<
+      z.output<typeof ConsultationView>,
+      Omit<browser.ConsultationView, keyof browser.ConsultationMemory>
+    >
+  >,
   Assert<Exactly<z.output<typeof ConversationView>, browser.ConversationView>>,
   Assert<Exactly<z.output<typeof ReplyView>, browser.ReplyView>>,
   Assert<Exactly<z.output<typeof PrescriptionView>, browser.PrescriptionView>>,
   Assert<Exactly<z.output<typeof BrowserEvent>, browser.ConsultationEvent>>,
-  Assert<Exactly<z.output<typeof SeenView>, browser.SeenView>>,
-  Assert<Exactly<z.output<typeof KeptPrescriptionView>, browser.KeptPrescription>>,
 ];
 export type _RepeatedSchemasMatchTheSandboxs = [
-  Assert<Exactly<z.output<typeof UpstreamConsultationView>, z.output<typeof upstream.ConsultationSchema>>>,
+  Assert<Exactly<z.output<typeof ConsultationView>, z.output<typeof upstream.ConsultationSchema>>>,
   Assert<Exactly<z.output<typeof ConversationView>, z.output<typeof upstream.NavigatorConversationSchema>>>,
   Assert<Exactly<z.output<typeof ReplyView>, z.output<typeof upstream.NavigatorReplySchema>>>,
   Assert<Exactly<z.input<typeof BrowserFollowUp>, z.input<typeof upstream.AddFollowUpBody>>>,

@@ -65,7 +65,7 @@ const PAIRS: [string, $ZodType, $ZodType, unknown[]][] = [
   ],
   [
     'a consultation',
-    proxy.UpstreamConsultationView,
+    proxy.ConsultationView,
     sandbox.ConsultationSchema,
     [
       consultation([{ question: 'Q?', answer: 'A.', professional, attachments: ['a.png'] }]),

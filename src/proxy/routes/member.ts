@@ -26,14 +26,13 @@ import {
   BrowserStartConversation,
   ConversationView,
   IdParam,
-  KeptPrescriptionView,
   MemberView,
   PrescriptionView,
   ReplyView,
   SubscriptionView,
-  UpstreamConsultationView,
+  ConsultationView,
 } from '../schemas.js';
-import type { ConsultationView } from '../../client/browser-types.js';
+import type { ConsultationView as RememberedConsultation } from '../../client/browser-types.js';
 
 const CONVERSATION_OWNER_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 /** As long as an Idempotency-Key's outcome is kept. */
@@ -101,8 +100,11 @@ export function memberRoutes(core: ProxyCore) {
   const memory = new MemberMemory(store);
 
   /** The consultations as the elements get them: projected, with what the proxy remembers of each. */
-  const remembered = async (userId: string, records: readonly unknown[]): Promise<ConsultationView[]> => {
-    const views = records.map((record) => view(UpstreamConsultationView, record));
+  const remembered = async (
+    userId: string,
+    records: readonly unknown[],
+  ): Promise<RememberedConsultation[]> => {
+    const views = records.map((record) => view(ConsultationView, record));
     const facts = await memory.of(
       userId,
       views.map((v) => v.consultationId),
@@ -110,7 +112,7 @@ export function memberRoutes(core: ProxyCore) {
     return views.map((v) => ({ ...v, ...facts.get(v.consultationId) }));
   };
   const rememberedOne = async (userId: string, record: unknown) =>
-    (await remembered(userId, [record]))[0] as ConsultationView;
+    (await remembered(userId, [record]))[0] as RememberedConsultation;
   // Reads are not cancelled when the browser goes away: each ends within the upstream timeout
   // anyway, and watching every request's signal would cost about a tenth of a read's CPU.
 
@@ -197,7 +199,7 @@ export function memberRoutes(core: ProxyCore) {
       const { userId } = member(c);
       return createOnce(c, 'createConsultation', request.questions, 201, async (options) => {
         const created = view(
-          UpstreamConsultationView,
+          ConsultationView,
           await upstream.createConsultation({ userId, questions: request.questions }, options),
         );
         // Every question of a new consultation went out now.
@@ -237,10 +239,7 @@ export function memberRoutes(core: ProxyCore) {
         // Where this question will stand, noted before the upstream is asked, for such a repeat.
         if (pendingKey)
           await store.set(pendingKey, String(consultation.questions.length), FOLLOW_UP_PENDING_TTL_MS);
-        const updated = view(
-          UpstreamConsultationView,
-          await upstream.addConsultationFollowUp(id, request, options),
-        );
+        const updated = view(ConsultationView, await upstream.addConsultationFollowUp(id, request, options));
         await memory.questionSent(userId, id, updated.questions.length - 1);
         return rememberedOne(userId, updated);
       });
@@ -285,9 +284,7 @@ export function memberRoutes(core: ProxyCore) {
         ),
       );
     })
-    .get('/prescriptions', auth, async (c) =>
-      json((await memory.prescriptions(member(c).userId)).map((p) => view(KeptPrescriptionView, p))),
-    )
+    .get('/prescriptions', auth, async (c) => json(await memory.prescriptions(member(c).userId)))
     .post('/v2/health-navigator/users/:userId/conversations', auth, async (c) => {
       const userId = ownUserId(c);
       const request = await body(c, BrowserStartConversation, {});
