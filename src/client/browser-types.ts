@@ -7,7 +7,7 @@
  */
 import type * as z from 'zod/mini';
 import type * as views from '../proxy/schemas.js';
-import type { OperationMethod } from './operation-client.js';
+import type { OperationMethod, RequestOptions } from './operation-client.js';
 import type { MemberOperationName, OperationDefinitions } from './operations.js';
 
 /** The signed-in member, as `POST {base}/session` and `GET {base}/user/{me}` describe them. */
@@ -24,10 +24,42 @@ export interface SessionGrant {
 /** One of the member's subscriptions. */
 export type SubscriptionView = z.output<typeof views.SubscriptionView>;
 
-/** A consultation with its questions, answers and professionals: passed through as the upstream sends it. */
-export type ConsultationView = z.output<typeof views.ConsultationView>;
+/**
+ * What the proxy remembers of a consultation for the member (src/proxy/member-memory.ts): ids,
+ * times and counts, never text. Absent when it remembers nothing of it (asked before it did).
+ */
+export interface ConsultationMemory {
+  /**
+   * When question i went out through the proxy, and when answer i's event reached it (ISO); null
+   * where it saw no such moment: it then shows no time.
+   */
+  times?: { questions: (string | null)[]; answers: (string | null)[] };
+  /** How many of its answers the member has had on screen, on any tab or device. */
+  seenAnswers?: number;
+}
+
+/**
+ * A consultation with its questions, answers and professionals as the upstream sends them, and
+ * what the proxy remembers of it.
+ */
+export type ConsultationView = z.output<typeof views.ConsultationView> & ConsultationMemory;
 export type ConversationView = z.output<typeof views.ConversationView>;
 export type ReplyView = z.output<typeof views.ReplyView>;
+
+/** `PUT {base}/consultations/{id}/seen`'s answer: how many answers are now seen (never fewer than before). */
+export type SeenView = z.output<typeof views.BrowserSeen>;
+
+/**
+ * A prescription request the proxy kept for the member (`GET {base}/prescriptions`): what the
+ * service let us know, never what was asked for.
+ */
+export interface KeptPrescription {
+  prescriptionId: string;
+  /** As the service gave it when it took the request. */
+  createdAt: string;
+  /** When it went out through the proxy. */
+  sentAt: string;
+}
 
 /** A prescription request, without the indication survey the member sent. */
 export type PrescriptionView = z.output<typeof views.PrescriptionView>;
@@ -38,13 +70,32 @@ export type ConsultationEvent = z.output<typeof views.BrowserEvent>;
 /** What a `consultation` event says happened: a known webhook type, or any other change. */
 export type ConsultationEventType = ConsultationEvent['type'];
 
+/** The operations whose answers carry what the proxy remembers of a consultation. */
+interface Remembered {
+  createConsultation: ConsultationView;
+  getConsultation: ConsultationView;
+  addConsultationFollowUp: ConsultationView;
+  getCaseHistory: ConsultationView[];
+}
+
 /** What the proxy answers a member for operation `N`. */
-export type MemberResponse<N extends MemberOperationName> = z.output<(typeof views.MEMBER_VIEWS)[N]>;
+export type MemberResponse<N extends MemberOperationName> = N extends keyof Remembered
+  ? Remembered[N]
+  : z.output<(typeof views.MEMBER_VIEWS)[N]>;
 
 /**
  * The typed client as a browser sees it through the proxy: the operations the proxy forwards, each
- * answering the proxy's view. `<consult-session>`'s `client` is one (src/session/session-client.ts).
+ * answering the proxy's view, and the proxy's own routes (docs/architecture.md 2.1). `<consult-session>`'s
+ * `client` is one (src/session/session-client.ts).
  */
 export type BrowserClient = {
   [N in keyof Pick<OperationDefinitions, MemberOperationName>]: OperationMethod<N, MemberResponse<N>>;
+} & {
+  /**
+   * The member has had `answers` answers of the consultation on screen. Optional: without it a
+   * page keeps read marks for its tab only.
+   */
+  markConsultationSeen?(consultationId: string, answers: number, options?: RequestOptions): Promise<SeenView>;
+  /** The prescription requests the proxy kept for the member, oldest first. */
+  getPrescriptions?(options?: RequestOptions): Promise<KeptPrescription[]>;
 };

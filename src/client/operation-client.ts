@@ -11,6 +11,7 @@ import {
   toOperation,
   type Caller,
   type Operation,
+  type ProxyRoute,
   type OperationDefinition,
   type OperationDefinitions,
   type OperationName,
@@ -146,7 +147,7 @@ export class OperationClient {
    * backoff where safe (S15), and errors mapped to ApiError.
    */
   protected async call(
-    operation: Operation,
+    operation: Operation | ProxyRoute,
     input: RequestInput,
     options: RequestOptions = {},
   ): Promise<unknown> {

@@ -250,6 +250,17 @@ export type MemberOperationName = keyof typeof MEMBER_OPERATIONS;
 /** Who may call an operation: a member's browser through the proxy, or only the partner's server. */
 export type Caller = 'member' | 'server';
 
+/**
+ * The proxy's own routes for a member (docs/architecture.md 2.1): no operation of the service, so
+ * they are numbered 0 and sent only by the browser's client (src/session/session-client.ts).
+ */
+export type ProxyRouteName = 'markConsultationSeen' | 'getPrescriptions';
+
+/** A proxy route as the client sends it: like an operation, under a name of its own. */
+export interface ProxyRoute extends Omit<Operation, 'name'> {
+  readonly name: ProxyRouteName;
+}
+
 /** An operation with what the client needs to send it: one of {@link OPERATIONS}. */
 export interface Operation {
   /** The client method. */

@@ -4,7 +4,7 @@
  * tokens are the caller's (src/client/operation-client.ts).
  */
 import { ApiError, httpError } from './errors.js';
-import type { Operation, RequestInput } from './operations.js';
+import type { Operation, ProxyRoute, RequestInput } from './operations.js';
 import { abortable, parseRetryAfter } from './retry.js';
 
 /** What the client reads of a response; a `Response` fits. */
@@ -72,7 +72,7 @@ export class Transport {
 
   /** One HTTP exchange, limited by the per-attempt timeout and the caller's signal. */
   async attempt(
-    operation: Operation,
+    operation: Operation | ProxyRoute,
     url: string,
     body: unknown,
     { token, idempotencyKey, signal }: AttemptCredentials,

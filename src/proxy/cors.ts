@@ -29,7 +29,7 @@ export function crossOrigin(core: ProxyCore): MiddlewareHandler<ProxyEnv> {
   };
   const corsHeaders = cors({
     origin: (origin) => ((options.allowedOrigins ?? []).includes(origin) ? origin : null),
-    allowMethods: ['GET', 'POST', 'DELETE'],
+    allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
     allowHeaders: ['authorization', 'content-type', 'idempotency-key'],
     // The browser's client honours Retry-After (S15); across origins it must be exposed to read it.
     exposeHeaders: ['retry-after'],

@@ -119,6 +119,17 @@ export const ConsultationView = z.object({
     .check(z.maxLength(MAX_QUESTIONS_PER_CONSULTATION)),
 });
 
+/** `PUT {base}/consultations/{id}/seen`: how many answers the member has had on screen. */
+export const BrowserSeen = z.strictObject({
+  answers: z
+    .number('must be a number')
+    .check(
+      z.int('must be a whole number'),
+      z.minimum(0, 'must be 0 or more'),
+      z.maximum(MAX_QUESTIONS_PER_CONSULTATION, `must be at most ${MAX_QUESTIONS_PER_CONSULTATION}`),
+    ),
+});
+
 const NavigatorMessage = z.object({
   messageId: z.string(),
   role: z.enum(['member', 'navigator']),
@@ -149,7 +160,7 @@ export const PrescriptionView = z.object({
 });
 
 export const BrowserEvent = z.object({
-  type: z.enum([...WEBHOOK_EVENT_TYPES, 'consultationChanged']),
+  type: z.enum([...WEBHOOK_EVENT_TYPES, 'consultationChanged', 'consultationSeen']),
   consultationId: z.string(),
   status: z.string(),
 });

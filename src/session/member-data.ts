@@ -9,6 +9,8 @@ import { ConsultationStore } from './consultation-store.js';
 import { Conversation } from './conversation.js';
 import { PlanCheck } from './plan.js';
 import { SentPrescriptions } from './prescriptions.js';
+import { unreachable } from './connection.js';
+import { answeredCount } from './consultations.js';
 import { SeenMarks, type MessageTimes } from './seen-marks.js';
 import { noMember, type ScopedCall } from './state-basics.js';
 
@@ -49,6 +51,8 @@ export class MemberData {
       recorded: (previous, record) => {
         // What was not on this page before arrived now; what was there at first sight, at an unknown time.
         this.seen.arrived(record, previous !== undefined || this.#sentHere.has(record.consultationId));
+        // The proxy counts fewer answers seen than this tab (a mark it never got): told again.
+        if (record.seenAnswers !== undefined) this.#tellSeen(record);
         options.recorded(previous, record);
       },
     });
@@ -84,9 +88,39 @@ export class MemberData {
   /** The consultation's thread is on screen: its answers are seen. Answers whether that changed anything. */
   markSeen(id: string): boolean {
     const record = this.store.get(id);
-    if (!record || !this.seen.hasUnseen(record)) return false;
-    this.seen.mark(record);
-    return true;
+    if (!record) return false;
+    const unseen = this.seen.hasUnseen(record);
+    if (unseen) this.seen.mark(record);
+    this.#tellSeen(record);
+    return unseen;
+  }
+
+  /** Per consultation, the count of seen answers last told to the proxy (or being told). */
+  readonly #told = new Map<string, number>();
+
+  /**
+   * Tells the proxy how many of the consultation's answers this tab has seen, when that is more
+   * than it knows and than was told already: it keeps the count for the member's other tabs and
+   * devices, and tells those open now. Nothing is lost if it fails: the next record is told again.
+   */
+  #tellSeen(record: ConsultationView): void {
+    const id = record.consultationId;
+    const count = Math.min(this.seen.seenHere(id), answeredCount(record));
+    if (count <= Math.max(record.seenAnswers ?? 0, this.#told.get(id) ?? 0)) return;
+    this.#told.set(id, count);
+    this.#options
+      .call(async (client, signal) => {
+        await client.markConsultationSeen?.(id, count, { signal });
+      })
+      .catch((error: unknown) => {
+        // Told again later only when the proxy could not be reached: a refusal would be refused again.
+        if (unreachable(error) && this.#told.get(id) === count) this.#told.delete(id);
+      });
+  }
+
+  /** Reads the prescription requests the proxy kept for the member, once. */
+  loadPrescriptions(): Promise<void> {
+    return this.prescriptions.load(this.#options.call, this.#options.changed);
   }
 
   /** The member created this consultation on this page. */

@@ -199,13 +199,24 @@ export class MemberState extends EventTarget {
     idempotencyKey: string,
     signal?: AbortSignal,
     asked?: string,
-  ): Promise<SentPrescription> {
+  ): Promise<SentPrescription & { status: string }> {
     return writes.sendPrescription(this.#writing(), indicationSurvey, idempotencyKey, signal, asked);
   }
 
-  /** The prescription requests sent on this page, oldest first. */
+  /** The member's prescription requests: kept by the proxy and sent on this page, oldest first. */
   get prescriptions(): readonly SentPrescription[] {
     return this.#of.prescriptions.list;
+  }
+
+  /** Where the read of the prescription requests the proxy kept is. */
+  get prescriptionsStatus(): LoadStatus {
+    return this.#of.prescriptions.status;
+  }
+
+  /** Reads the prescription requests the proxy kept for the member, once per member. */
+  loadPrescriptions(): Promise<void> {
+    if (!this.#member) return Promise.reject(noMember());
+    return this.#of.loadPrescriptions();
   }
 
   /** The member's conversation with the health navigator (started by their first message). */

@@ -1,12 +1,17 @@
 /**
  * Which answers the member has had on screen, per consultation: the number of answers seen and
- * when; and when each question and answer arrived, as far as this tab saw it (the service gives
- * only the consultation's creation time). Ids, counts and times only, never health text. Kept in
- * sessionStorage per member so a reload keeps them; wiped on sign-out and when another member
- * signs in.
+ * when; and when each question and answer arrived, as far as this tab saw it. Ids, counts and
+ * times only, never health text. Kept in sessionStorage per member so a reload keeps them; wiped
+ * on sign-out and when another member signs in.
  *
- * The first time a member's list is read in a tab, what it holds counts as seen: "New answer"
- * marks what arrives after that, not last month's answers.
+ * The proxy remembers the same for the member across tabs and devices (`seenAnswers` and `times`
+ * on a consultation it knows, src/proxy/member-memory.ts): where it does, its word counts, merged
+ * with this tab's (the higher count, the proxy's time before this tab's), so an answer that came
+ * while the member was away is new on their next visit, and one read anywhere is read here.
+ *
+ * For a consultation the proxy knows nothing of (asked before it remembered), the first time a
+ * member's list is read in a tab, what it holds counts as seen: "New answer" marks what arrives
+ * after that, not last month's answers.
  *
  * Changes are written once per turn, not once per consultation: a list of 1,000 read at once is
  * one write of the record, not 1,000 writes of a growing one.
@@ -72,19 +77,32 @@ export class SeenMarks {
     }
   }
 
-  /** The member's list was read: on a first read, everything in it counts as seen. */
+  /**
+   * The member's list was read: on a first read, everything in it counts as seen, but for the
+   * consultations whose read state the proxy keeps.
+   */
   baseline(list: readonly ConsultationView[]): void {
     if (this.#stored.since !== undefined) return;
     const at = Date.now();
     this.#stored.since = at;
-    for (const c of list) this.#stored.marks[c.consultationId] ??= { answers: answeredCount(c), at };
+    for (const c of list) {
+      if (c.seenAnswers === undefined)
+        this.#stored.marks[c.consultationId] ??= { answers: answeredCount(c), at };
+    }
     this.#save();
   }
 
-  /** Whether `c` has an answer the member has not had on screen. */
+  /** Whether `c` has an answer the member has not had on screen, here or (as the proxy says) anywhere. */
   hasUnseen(c: ConsultationView): boolean {
+    const here = this.#stored.marks[c.consultationId]?.answers ?? 0;
+    if (c.seenAnswers !== undefined) return answeredCount(c) > Math.max(here, c.seenAnswers);
     if (this.#stored.since === undefined) return false;
-    return answeredCount(c) > (this.#stored.marks[c.consultationId]?.answers ?? 0);
+    return answeredCount(c) > here;
+  }
+
+  /** How many of `c`'s answers this tab counts as seen (0 when none). */
+  seenHere(consultationId: string): number {
+    return this.#stored.marks[consultationId]?.answers ?? 0;
   }
 
   /** Everything `c` holds now has been seen. */
@@ -119,13 +137,21 @@ export class SeenMarks {
     if (changed) this.#save();
   }
 
-  /** When `c`'s messages arrived; its first question was asked when it was created. */
+  /**
+   * When `c`'s messages arrived: its first question when it was created; the others when the
+   * proxy saw them (a question sent through it, an answer's event), else when this tab did; no
+   * time where neither did.
+   */
   times(c: ConsultationView): MessageTimes {
     const entry = this.#stored.arrivals?.[c.consultationId];
     const iso = (at: number | null | undefined) => (at ? new Date(at).toISOString() : undefined);
-    const questions = c.questions.map((_, i) => iso(entry?.q[i]));
+    const known = (at: string | null | undefined) => (at && !Number.isNaN(Date.parse(at)) ? at : undefined);
+    const questions = c.questions.map((_, i) => known(c.times?.questions[i]) ?? iso(entry?.q[i]));
     if (!Number.isNaN(Date.parse(c.createdAt))) questions[0] = c.createdAt;
-    return { questions, answers: c.questions.map((_, i) => iso(entry?.a[i])) };
+    const answers = c.questions.map((item, i) =>
+      item.answer === undefined ? undefined : (known(c.times?.answers[i]) ?? iso(entry?.a[i])),
+    );
+    return { questions, answers };
   }
 
   /** Signed out: the marks go, and a write still queued with them. */

@@ -19,6 +19,8 @@ export type MemberClient = Pick<
   | 'createPrescriptionRequest'
   | 'startNavigatorConversation'
   | 'sendNavigatorMessage'
+  | 'markConsultationSeen'
+  | 'getPrescriptions'
 >;
 
 /** One request in the member's scope: it rejects with an AbortError once the member has changed. */

@@ -111,7 +111,7 @@ export async function sendPrescription(
   idempotencyKey: string,
   signal?: AbortSignal,
   asked?: string,
-): Promise<SentPrescription> {
+): Promise<SentPrescription & { status: string }> {
   const record = await send(
     (client, scope) =>
       client.createPrescriptionRequest(
@@ -122,5 +122,6 @@ export async function sendPrescription(
   );
   const sent = data.prescriptions.add(record, asked);
   changed();
-  return sent;
+  // The status the service answered goes to the host page's event only: nothing reports it later.
+  return { ...sent, status: record.status };
 }

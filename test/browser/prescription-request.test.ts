@@ -150,15 +150,21 @@ describe('<prescription-request>', () => {
     });
     await element.updateComplete;
     expect(shadowText(element)).to.contain('Your prescription request was sent');
-    expect(shadowText(element)).to.contain('Status: received.');
+    // What the service let us know, and no status it will never report.
+    expect(shadowText(element)).to.contain(
+      `The service has your request, reference ${event.detail.prescriptionId}. Its progress is not shown here.`,
+    );
+    expect(shadowText(element)).not.to.match(/Status|hear back/);
     expect(element.shadowRoot!.activeElement?.id).to.equal('sent');
     expect(sessionStorage.length, 'the draft is gone once sent').to.equal(0);
     await expect(element).to.be.accessible();
 
-    // What was asked for stays on a card, with its status and time.
+    // What was asked for stays on a card, with its reference and time.
     const card = () => $(element, '[part~=request]')!;
     expect(card().querySelector('.asked')!.textContent).to.equal('Salbutamol 100 micrograms');
-    expect(card().querySelector('.status')!.textContent!.trim()).to.equal('Status: received');
+    expect(card().querySelector('.reference')!.textContent!.trim()).to.equal(
+      `Reference ${event.detail.prescriptionId}`,
+    );
     expect(card().querySelector('time')!.getAttribute('datetime')).to.match(/^\d{4}-\d{2}-\d{2}T/);
 
     // A new request starts empty; the card stays above it.
@@ -182,6 +188,31 @@ describe('<prescription-request>', () => {
     (parent as HTMLElement & { signOut(): void }).signOut();
     await element.updateComplete;
     expect(shadowText(element)).not.to.contain('Salbutamol');
+  });
+
+  it('a request sent on an earlier visit is found again: its reference and time, not what was asked', async () => {
+    const first = await request();
+    await fillIn(first.element);
+    const submitted = oneEvent(
+      first.element,
+      'prescription-submitted',
+    ) as Promise<PrescriptionSubmittedEvent>;
+    $(first.element, '[part~=submit-button]')!.click();
+    const { prescriptionId } = (await submitted).detail;
+    first.session.remove();
+    sessionStorage.clear();
+
+    // A new visit (another tab or device): a new session on the same proxy.
+    const { element } = await request({ backend: first.backend });
+    await waitUntil(() => $(element, '[part~=request]'), 'the earlier request shows');
+    const card = $(element, '[part~=request]')!;
+    expect(card.querySelector('.reference')!.textContent!.trim()).to.equal(`Reference ${prescriptionId}`);
+    expect(card.querySelector('time')!.getAttribute('datetime')).to.match(/^\d{4}-\d{2}-\d{2}T/);
+    // What was asked for is health text: kept by nothing beyond the page that sent it.
+    expect(card.querySelector('.asked')).to.equal(null);
+    expect(shadowText(element)).not.to.contain('Salbutamol');
+    expect(shadowText(element)).not.to.match(/Status/);
+    await expect(element).to.be.accessible();
   });
 
   it('keeps the answers when sending fails, and a retry with the same answers makes one request', async () => {

@@ -71,7 +71,7 @@ describe('the operations table', () => {
     assert.deepEqual(sorted(methodsOf(ConsultClient)), sorted(NAMES));
   });
 
-  it('is the methods of the browser’s SessionClient: the member’s operations, and no others', () => {
+  it('is the methods of the browser’s SessionClient: the member’s operations and the proxy’s own routes, and no others', () => {
     // The proxy's member surface (docs/architecture.md 2.1).
     const member = [
       'getUser',
@@ -91,7 +91,11 @@ describe('the operations table', () => {
       sorted(OPERATIONS.filter(({ caller }) => caller === 'member').map(({ name }) => name)),
       sorted(member),
     );
-    assert.deepEqual(sorted(methodsOf(SessionClient)), sorted(member));
+    // The proxy's own routes (read marks, kept prescription requests) are no operation of the service.
+    assert.deepEqual(
+      sorted(methodsOf(SessionClient)),
+      sorted([...member, 'markConsultationSeen', 'getPrescriptions']),
+    );
     assert.deepEqual(sorted(Object.keys(MEMBER_VIEWS)), sorted(member));
   });
 

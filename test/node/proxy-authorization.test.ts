@@ -25,7 +25,7 @@ interface Records {
 }
 
 interface Req {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: unknown;
 }
@@ -148,6 +148,19 @@ const TABLE: Row[] = [
     ],
   },
   {
+    route: 'PUT /consultations/:consultationId/seen',
+    owner: (r) => ({ method: 'PUT', path: `/consultations/${r.consultationId}/seen`, body: { answers: 0 } }),
+    ownerStatus: 200,
+    reads: true,
+    other: (r) => [
+      {
+        req: { method: 'PUT', path: `/consultations/${r.consultationId}/seen`, body: { answers: 0 } },
+        status: 404,
+        code: 'not_found',
+      },
+    ],
+  },
+  {
     route: 'GET /user/:userId/case-history',
     owner: () => ({ method: 'GET', path: `/user/${ALEX}/case-history` }),
     ownerStatus: 200,
@@ -205,8 +218,18 @@ const TABLE: Row[] = [
   },
 ];
 
-/** Routes that are not member operations on a record: they have their own tests. */
-const NOT_RECORD_ROUTES = new Set(['/session', '/events', '/webhooks', '/healthz', '/readyz']);
+/**
+ * Routes that are not member operations on a record: they have their own tests (`/prescriptions`
+ * takes no id and calls no upstream: the member's own list, test/node/proxy-memory.test.ts).
+ */
+const NOT_RECORD_ROUTES = new Set([
+  '/session',
+  '/events',
+  '/webhooks',
+  '/healthz',
+  '/readyz',
+  '/prescriptions',
+]);
 
 let proxy: TestProxy;
 let records: Records;
@@ -318,7 +341,11 @@ describe('S3: every browser route has a row in the authorization table', () => {
       `proxy routes without a row in the authorization table: ${missing.join(', ')}`,
     );
     assert.deepEqual(stale, [], `rows for routes the proxy does not have: ${stale.join(', ')}`);
-    assert.equal(registered.size, 11, 'docs/architecture.md 2.1 names 11 member operations');
+    assert.equal(
+      registered.size,
+      12,
+      'docs/architecture.md 2.1 names 11 member operations of the service and the read marks of the proxy’s own',
+    );
   });
 });
 

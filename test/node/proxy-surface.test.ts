@@ -647,8 +647,15 @@ describe('S9: CORS for configured origins only; state-changing calls check Origi
     assert.equal(response.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
     assert.match(response.headers.get('vary') ?? '', /\bOrigin\b/i);
     assert.match(response.headers.get('access-control-allow-headers') ?? '', /authorization/i);
-    // DELETE is for ending the session (DELETE /session); nothing is ever PUT or PATCHed.
-    assert.doesNotMatch(response.headers.get('access-control-allow-methods') ?? '', /PUT|PATCH/);
+    // DELETE is for ending the session (DELETE /session), PUT for read marks
+    // (PUT /consultations/:id/seen); nothing is ever PATCHed.
+    assert.deepEqual(
+      (response.headers.get('access-control-allow-methods') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .sort(),
+      ['DELETE', 'GET', 'POST', 'PUT'],
+    );
   });
 
   it('actual responses: the allowed origin echoed with Vary: Origin, a foreign one nothing, never *', async () => {

@@ -117,3 +117,53 @@ describe('the seen-marks in storage', () => {
     state.dispose();
   });
 });
+
+describe('the proxy’s word merged with the tab’s', () => {
+  const answered = (times?: ConsultationView['times'], seenAnswers?: number): ConsultationView => ({
+    ...consultation(7, true),
+    questions: [{ question: 'Q1', answer: 'A1' }, { question: 'Q2' }],
+    ...(times ? { times } : {}),
+    ...(seenAnswers === undefined ? {} : { seenAnswers }),
+  });
+
+  it('an answer the proxy counts unseen is new, even in a tab whose first list held it', () => {
+    const marks = new SeenMarks();
+    const away = answered(undefined, 0);
+    assert.equal(marks.hasUnseen(away), true, 'known unseen before any list was read');
+    marks.baseline([away]);
+    assert.equal(marks.hasUnseen(away), true, 'the first list read does not hide it');
+    assert.equal(marks.hasUnseen(answered(undefined, 1)), false, 'read on another tab or device');
+    // What the proxy does not know of keeps the tab's rule: the first list counts as seen.
+    const before = answered();
+    assert.equal(new SeenMarks().hasUnseen(before), false);
+    const fresh = new SeenMarks();
+    fresh.baseline([before]);
+    assert.equal(fresh.hasUnseen(before), false);
+  });
+
+  it('the higher count wins: a read here before the proxy heard of it stays read', () => {
+    const marks = new SeenMarks();
+    marks.mark(answered(undefined, 0));
+    assert.equal(marks.hasUnseen(answered(undefined, 0)), false);
+    assert.equal(marks.seenHere('cns_7'), 1);
+  });
+
+  it('times: the proxy’s where it saw them, else the tab’s, and none invented', () => {
+    const marks = new SeenMarks();
+    const sent = '2026-03-01T10:00:00.000Z';
+    const arrived = '2026-03-01T11:30:00.000Z';
+    const c = answered({
+      questions: [sent, '2026-03-01T12:00:00.000Z', null],
+      answers: [arrived, null, null],
+    });
+    marks.arrived(c, false);
+    const times = marks.times(c);
+    assert.deepEqual(times.questions, [c.createdAt, '2026-03-01T12:00:00.000Z'], 'the first from the case');
+    assert.deepEqual(times.answers, [arrived, undefined], 'no answer, no time');
+    const unknown = answered();
+    assert.deepEqual(new SeenMarks().times(unknown), {
+      questions: [unknown.createdAt, undefined],
+      answers: [undefined, undefined],
+    });
+  });
+});

@@ -9,7 +9,7 @@ import { FocusController } from '../shared/focus.js';
 import { addEnglish, LocalizeController } from '../shared/localize.js';
 import { prescription } from '../translations/en-prescription.js';
 import { styles } from './prescription-request.styles.js';
-import { sentRequests, statusWords } from './sent-requests.js';
+import { sentRequests } from './sent-requests.js';
 import { surveyQuestion } from './question-view.js';
 import {
   checkSurvey,
@@ -47,7 +47,8 @@ interface PrescriptionDraft {
  * @event prescription-submitted - The request was sent (`{ prescriptionId, status }`; no answers).
  * @event consult-error - Sending failed (`{ code, status, operation }`).
  *
- * @csspart request - A request sent on this page: what was asked for, its status and time.
+ * @csspart request - A request the member sent: when, its reference, and what was asked for when
+ * it was sent on this page.
  * @csspart base - The wrapper of everything.
  * @csspart form - The `<form>` holding the survey's questions and the send button.
  * @csspart question - One question: its label, hint, field and error.
@@ -133,6 +134,9 @@ export class PrescriptionRequest extends SessionElement {
         if (draft.key) this.#view.key = draft.key;
       }
     }
+    // The requests sent on earlier visits or other devices, as the proxy kept them: read once.
+    const state = this.isConnected && this.member.current ? this.memberState : undefined;
+    if (state?.prescriptionsStatus === 'idle') state.loadPrescriptions().catch(() => undefined);
   }
 
   #set(question: SurveyQuestion, answer: SurveyAnswer | undefined): void {
@@ -258,7 +262,7 @@ export class PrescriptionRequest extends SessionElement {
     if (sent) {
       return html`<div part="notice" id="sent" class="notice success" tabindex="-1">
           <p class="title">${localize.t('sent')}</p>
-          <p>${localize.t('status', { status: statusWords(sent.status, localize) })}</p>
+          <p>${localize.t('sentNote', { id: sent.prescriptionId })}</p>
         </div>
         ${sentRequests(requests, localize, Date.now())}
         <button type="button" class="another" @click=${this.#another}>${localize.t('another')}</button>`;

@@ -1,21 +1,13 @@
 /**
- * The prescription requests the member sent on this page, as cards: what they asked for (in their
- * own words, kept in memory only), its status and when it was sent. They stay for the session,
- * whether or not the element is on the page, and go on sign-out.
+ * The member's prescription requests, as cards: when each was sent and its reference (what the
+ * service let us know, kept by the proxy, so they are here on any visit or device), and what was
+ * asked for when this page sent it (in the member's words, kept in this page's memory only). No
+ * status: the service reports none after taking a request, so the card promises none.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { SentPrescription } from '../../session/member-state.js';
 import type { LocalizeController } from '../shared/localize.js';
 import { messageTime } from '../shared/message-time.js';
-
-const KNOWN_STATUSES = ['received', 'inReview', 'approved', 'declined'] as const;
-
-/** A status in words, or as the service wrote it when a newer service adds one. */
-function statusWords(status: string, localize: LocalizeController<'prescription'>): string {
-  return (KNOWN_STATUSES as readonly string[]).includes(status)
-    ? localize.t(status as (typeof KNOWN_STATUSES)[number])
-    : status;
-}
 
 export function sentRequests(
   requests: readonly SentPrescription[],
@@ -31,9 +23,7 @@ export function sentRequests(
           html`<li part="request" class="request">
             ${r.asked ? html`<p class="asked" dir="auto">${r.asked}</p>` : nothing}
             <p class="meta">
-              <span class="status status-${r.status}"
-                >${localize.t('statusShort', { status: statusWords(r.status, localize) })}</span
-              >
+              <span class="reference">${localize.t('reference', { id: r.prescriptionId })}</span>
               ${Number.isNaN(Date.parse(r.createdAt)) ? nothing : messageTime(r.createdAt, now, localize.format)}
             </p>
           </li>`,
@@ -41,5 +31,3 @@ export function sentRequests(
     </ul>
   </section>`;
 }
-
-export { statusWords };

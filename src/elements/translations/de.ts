@@ -207,11 +207,8 @@ const de: Translation = {
     submit: 'Anfrage senden',
     sending: 'Wird gesendet…',
     sent: 'Ihre Rezeptanfrage wurde gesendet',
-    status: 'Status: {status}. Eine Ärztin oder ein Arzt prüft sie; Sie erhalten hier Bescheid.',
-    received: 'eingegangen',
-    inReview: 'in Prüfung',
-    approved: 'genehmigt',
-    declined: 'abgelehnt',
+    sentNote:
+      'Der Dienst hat Ihre Anfrage erhalten. Wie es weitergeht, wird hier nicht angezeigt: Referenz {id}.',
     another: 'Ein weiteres Rezept anfragen',
     sendFailed:
       'Ihre Anfrage konnte nicht gesendet werden. Bitte versuchen Sie es erneut; Ihre Antworten bleiben erhalten.',
@@ -226,7 +223,7 @@ const de: Translation = {
     charactersLeft: { one: 'Noch {count} Zeichen', other: 'Noch {count} Zeichen' },
     unavailable: 'Rezeptanfragen sind hier gerade nicht möglich.',
     charactersOver: { one: '{count} Zeichen zu viel', other: '{count} Zeichen zu viel' },
-    statusShort: 'Status: {status}',
+    reference: 'Referenz {id}',
     yourRequests: 'Ihre gesendeten Anfragen',
   },
   professions: {

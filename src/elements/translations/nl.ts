@@ -200,11 +200,8 @@ const nl: Translation = {
     submit: 'Aanvraag versturen',
     sending: 'Wordt verstuurd…',
     sent: 'Uw receptaanvraag is verstuurd',
-    status: 'Status: {status}. Een arts beoordeelt hem; u hoort het hier.',
-    received: 'ontvangen',
-    inReview: 'in behandeling',
-    approved: 'goedgekeurd',
-    declined: 'afgewezen',
+    sentNote:
+      'De dienst heeft uw aanvraag ontvangen. Hoe het verdergaat, wordt hier niet getoond: referentie {id}.',
     another: 'Nog een recept aanvragen',
     sendFailed: 'Uw aanvraag kon niet worden verstuurd. Probeer het opnieuw; uw antwoorden blijven bewaard.',
     noSubscription: 'Receptaanvragen zitten niet in uw pakket.',
@@ -215,7 +212,7 @@ const nl: Translation = {
     charactersLeft: { one: 'Nog {count} teken', other: 'Nog {count} tekens' },
     unavailable: 'Receptaanvragen zijn hier nu niet beschikbaar.',
     charactersOver: { one: '{count} teken te veel', other: '{count} tekens te veel' },
-    statusShort: 'Status: {status}',
+    reference: 'Referentie {id}',
     yourRequests: 'Uw verstuurde aanvragen',
   },
   professions: {

@@ -13,21 +13,26 @@ import { fromUpstream, notYours, refusal } from '../errors.js';
 import { json } from '../http.js';
 import { header } from '../../server/request-header.js';
 import { once } from '../idempotency.js';
+import { recordEvent } from '../event-log.js';
+import { MemberMemory } from '../member-memory.js';
 import { member, requireMember } from '../middleware.js';
 import {
   BrowserCreateConsultation,
   BrowserCreatePrescription,
   BrowserFollowUp,
+  BrowserSeen,
   BrowserSendMessage,
+  BrowserEvent,
   BrowserStartConversation,
-  ConsultationView,
   ConversationView,
   IdParam,
   MemberView,
   PrescriptionView,
   ReplyView,
   SubscriptionView,
+  ConsultationView,
 } from '../schemas.js';
+import type { ConsultationView as RememberedConsultation } from '../../client/browser-types.js';
 
 const CONVERSATION_OWNER_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 /** As long as an Idempotency-Key's outcome is kept. */
@@ -92,6 +97,22 @@ export function memberRoutes(core: ProxyCore) {
     }
   };
   const { upstream, store } = core;
+  const memory = new MemberMemory(store);
+
+  /** The consultations as the elements get them: projected, with what the proxy remembers of each. */
+  const remembered = async (
+    userId: string,
+    records: readonly unknown[],
+  ): Promise<RememberedConsultation[]> => {
+    const views = records.map((record) => view(ConsultationView, record));
+    const facts = await memory.of(
+      userId,
+      views.map((v) => v.consultationId),
+    );
+    return views.map((v) => ({ ...v, ...facts.get(v.consultationId) }));
+  };
+  const rememberedOne = async (userId: string, record: unknown) =>
+    (await remembered(userId, [record]))[0] as RememberedConsultation;
   // Reads are not cancelled when the browser goes away: each ends within the upstream timeout
   // anyway, and watching every request's signal would cost about a tenth of a read's CPU.
 
@@ -176,15 +197,20 @@ export function memberRoutes(core: ProxyCore) {
       const request = await body(c, BrowserCreateConsultation);
       assertOwnBodyUser(c, request.userId);
       const { userId } = member(c);
-      return createOnce(c, 'createConsultation', request.questions, 201, async (options) =>
-        view(
+      return createOnce(c, 'createConsultation', request.questions, 201, async (options) => {
+        const created = view(
           ConsultationView,
           await upstream.createConsultation({ userId, questions: request.questions }, options),
-        ),
-      );
+        );
+        // Every question of a new consultation went out now.
+        await Promise.all(
+          created.questions.map((_, i) => memory.questionSent(userId, created.consultationId, i)),
+        );
+        return rememberedOne(userId, created);
+      });
     })
     .get('/consultation/:consultationId', auth, async (c) =>
-      json(view(ConsultationView, await ownConsultation(c))),
+      json(await rememberedOne(member(c).userId, await ownConsultation(c))),
     )
     .post('/consultation/:consultationId', auth, async (c) => {
       // The id first: a malformed one is the same 404 as any record that is not the member's.
@@ -203,7 +229,7 @@ export function memberRoutes(core: ProxyCore) {
           pendingKey &&
           recordedUpstream(consultation.questions, request.question, await store.get(pendingKey))
         )
-          return view(ConsultationView, consultation);
+          return rememberedOne(userId, consultation);
         // The proxy has just read the case: a fourth question, or one on an ended case, is refused
         // here in the upstream's own words, without asking it. A repeat of a follow-up that was
         // already made never gets here: its recorded answer is given again.
@@ -213,14 +239,52 @@ export function memberRoutes(core: ProxyCore) {
         // Where this question will stand, noted before the upstream is asked, for such a repeat.
         if (pendingKey)
           await store.set(pendingKey, String(consultation.questions.length), FOLLOW_UP_PENDING_TTL_MS);
-        return view(ConsultationView, await upstream.addConsultationFollowUp(id, request, options));
+        const updated = view(ConsultationView, await upstream.addConsultationFollowUp(id, request, options));
+        await memory.questionSent(userId, id, updated.questions.length - 1);
+        return rememberedOne(userId, updated);
       });
+    })
+    .put('/consultations/:consultationId/seen', auth, async (c) => {
+      // The id first: a malformed one is the same 404 as any record that is not the member's.
+      pathId(c, 'consultationId');
+      const request = await body(c, BrowserSeen);
+      const consultation = await ownConsultation(c);
+      const answered = consultation.questions.filter((q) => q.answer !== undefined).length;
+      if (request.answers > answered) {
+        throw ProblemError.conflict({
+          code: 'answers_not_available',
+          title: 'Not that many answers',
+          detail: `The consultation has ${answered} answer${answered === 1 ? '' : 's'}; more cannot have been seen.`,
+          errors: [{ field: 'answers', message: `must be at most ${answered}` }],
+        });
+      }
+      const { userId } = member(c);
+      const id = consultation.consultationId;
+      const before = (await memory.of(userId, [id])).get(id)?.seenAnswers ?? 0;
+      // A count below what was seen is no error (another tab may have read further): it changes nothing.
+      const answers = await memory.seen(userId, id, request.answers);
+      if (answers > before) {
+        // The member's other tabs and devices hear it, as they hear a webhook's event: a hint to read again.
+        const message = BrowserEvent.parse({
+          type: 'consultationSeen',
+          consultationId: id,
+          status: consultation.status,
+        });
+        await recordEvent(core, userId, JSON.stringify(message));
+      }
+      return json({ consultationId: id, answers });
     })
     .get('/user/:userId/case-history', auth, async (c) => {
       const userId = ownUserId(c);
       const history = await upstreamCall(() => upstream.getCaseHistory(userId));
-      return json(history.filter((h) => h.userId === userId).map((h) => view(ConsultationView, h)));
+      return json(
+        await remembered(
+          userId,
+          history.filter((h) => h.userId === userId),
+        ),
+      );
     })
+    .get('/prescriptions', auth, async (c) => json(await memory.prescriptions(member(c).userId)))
     .post('/v2/health-navigator/users/:userId/conversations', auth, async (c) => {
       const userId = ownUserId(c);
       const request = await body(c, BrowserStartConversation, {});
@@ -245,8 +309,14 @@ export function memberRoutes(core: ProxyCore) {
       assertOwnBodyUser(c, request.userId);
       const { userId } = member(c);
       const survey = request.indicationSurvey ? { indicationSurvey: request.indicationSurvey } : {};
-      return createOnce(c, 'createPrescription', request, 201, async (options) =>
-        view(PrescriptionView, await upstream.createPrescriptionRequest({ userId, ...survey }, options)),
-      );
+      return createOnce(c, 'createPrescription', request, 201, async (options) => {
+        const created = view(
+          PrescriptionView,
+          await upstream.createPrescriptionRequest({ userId, ...survey }, options),
+        );
+        // Kept so the member finds it again (never the survey: security.md S27).
+        await memory.prescriptionSent(userId, created);
+        return created;
+      });
     });
 }

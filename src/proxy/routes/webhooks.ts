@@ -23,11 +23,13 @@ import { header } from '../../server/request-header.js';
 const REFUSAL_LOG_WINDOW_MS = 10_000;
 import { BrowserEvent } from '../schemas.js';
 import { recordEvent } from '../event-log.js';
+import { MemberMemory } from '../member-memory.js';
 import { StoreUnavailableError } from '../store.js';
 
 const SEEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function webhookRoutes(core: ProxyCore) {
+  const memory = new MemberMemory(core.store);
   /** The work in progress for each case: the next event for it waits for the one before. */
   const queues = new Map<string, Promise<unknown>>();
   const inOrder = (key: string, task: () => Promise<void>): Promise<void> => {
@@ -136,6 +138,10 @@ export function webhookRoutes(core: ProxyCore) {
           return;
         }
         try {
+          // The newest answer arrived now (times only, S27): an answer before it that no event
+          // brought keeps no time, rather than this one.
+          if (type === 'questionResolved' && answered > 0)
+            await memory.answerArrived(consultation.userId, consultation.consultationId, answered - 1);
           // Kept for replay whether or not the member has a stream open right now.
           await recordEvent(core, consultation.userId, JSON.stringify(message));
         } catch (error) {

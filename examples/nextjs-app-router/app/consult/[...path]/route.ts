@@ -44,4 +44,4 @@ function handle(request: Request): Response | Promise<Response> {
   return consult().fetch(new Request(request, { headers }));
 }
 
-export { handle as DELETE, handle as GET, handle as OPTIONS, handle as POST };
+export { handle as DELETE, handle as GET, handle as OPTIONS, handle as POST, handle as PUT };

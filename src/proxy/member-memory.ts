@@ -1,0 +1,138 @@
+/**
+ * What the proxy remembers for a member beyond one tab (docs/architecture.md 2.2, docs/security.md
+ * S27): when each question went out through it and when each answer's webhook event arrived, how
+ * many answers of each consultation the member has had on screen, and the prescription requests
+ * the service took. Ids, times and counts only, never health text.
+ *
+ * Each fact is a key of its own, written once (`setIfAbsent`) or only ever raised, so two
+ * instances, or a webhook and a follow-up arriving together, cannot overwrite each other: no
+ * read-modify-write, and nothing a store must offer beyond the `ProxyStore` interface. A
+ * consultation's facts are read in one `getMany` (Redis `MGET`), a list's all together.
+ */
+import { MAX_QUESTIONS_PER_CONSULTATION } from '../client/types.js';
+import type { ConsultationMemory, KeptPrescription } from '../client/browser-types.js';
+import type { ProxyStore } from './store.js';
+
+/** How long a fact is kept after it was written: like a navigator conversation's owner. */
+export const MEMORY_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+/** The prescription requests served back: the newest ones. */
+export const KEPT_PRESCRIPTIONS = 20;
+
+const SLOTS = Array.from({ length: MAX_QUESTIONS_PER_CONSULTATION }, (_, i) => i);
+
+const questionKey = (userId: string, id: string, i: number) => `memory:${userId}:${id}:q${i}`;
+const answerKey = (userId: string, id: string, i: number) => `memory:${userId}:${id}:a${i}`;
+/** Present when at least `count` answers were seen: a count only rises. */
+const seenKey = (userId: string, id: string, count: number) => `memory:${userId}:${id}:seen${count}`;
+const prescriptionCountKey = (userId: string) => `memory:${userId}:prescriptions`;
+const prescriptionKey = (userId: string, n: number) => `memory:${userId}:prescription:${n}`;
+
+const keysOf = (userId: string, id: string) => [
+  ...SLOTS.map((i) => questionKey(userId, id, i)),
+  ...SLOTS.map((i) => answerKey(userId, id, i)),
+  ...SLOTS.map((i) => seenKey(userId, id, i + 1)),
+];
+
+export class MemberMemory {
+  readonly #store: ProxyStore;
+  readonly #now: () => number;
+
+  constructor(store: ProxyStore, now: () => number = Date.now) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  /** Question `index` of the consultation went out through this proxy now (a repeat keeps the first time). */
+  async questionSent(userId: string, consultationId: string, index: number): Promise<void> {
+    if (index < 0 || index >= MAX_QUESTIONS_PER_CONSULTATION) return;
+    await this.#store.setIfAbsent(questionKey(userId, consultationId, index), this.#stamp(), MEMORY_TTL_MS);
+  }
+
+  /** The event of answer `index` arrived now (a redelivery keeps the first time). */
+  async answerArrived(userId: string, consultationId: string, index: number): Promise<void> {
+    if (index < 0 || index >= MAX_QUESTIONS_PER_CONSULTATION) return;
+    await this.#store.setIfAbsent(answerKey(userId, consultationId, index), this.#stamp(), MEMORY_TTL_MS);
+  }
+
+  /** The member has had `count` answers on screen: a count at or below what was seen changes nothing. */
+  async seen(userId: string, consultationId: string, count: number): Promise<number> {
+    const upTo = Math.min(count, MAX_QUESTIONS_PER_CONSULTATION);
+    await Promise.all(
+      SLOTS.slice(0, upTo).map((i) =>
+        this.#store.setIfAbsent(seenKey(userId, consultationId, i + 1), '1', MEMORY_TTL_MS),
+      ),
+    );
+    return (await this.of(userId, [consultationId])).get(consultationId)?.seenAnswers ?? upTo;
+  }
+
+  /**
+   * What is remembered of each consultation, in one read. A consultation this proxy has no fact
+   * of (asked before it remembered, or longer ago than the facts are kept) has no entry: the
+   * elements then know no times and no read state for it but their own.
+   */
+  async of(userId: string, consultationIds: readonly string[]): Promise<Map<string, ConsultationMemory>> {
+    const remembered = new Map<string, ConsultationMemory>();
+    if (consultationIds.length === 0) return remembered;
+    const values = await this.#store.getMany(consultationIds.flatMap((id) => keysOf(userId, id)));
+    const per = SLOTS.length * 3;
+    consultationIds.forEach((id, n) => {
+      const facts = values.slice(n * per, (n + 1) * per);
+      if (facts.every((value) => value === undefined)) return;
+      const time = (value: string | undefined) => value ?? null;
+      const seenFlags = facts.slice(SLOTS.length * 2);
+      remembered.set(id, {
+        times: {
+          questions: facts.slice(0, SLOTS.length).map(time),
+          answers: facts.slice(SLOTS.length, SLOTS.length * 2).map(time),
+        },
+        // The highest count marked: a lower one's key may have lapsed first, being written first.
+        seenAnswers: seenFlags.reduce((count, value, i) => (value === undefined ? count : i + 1), 0),
+      });
+    });
+    return remembered;
+  }
+
+  /** The service took a prescription request: its id, its time as the service gave it, and now. */
+  async prescriptionSent(
+    userId: string,
+    record: { prescriptionId: string; createdAt: string },
+  ): Promise<void> {
+    const n = await this.#store.increment(prescriptionCountKey(userId), MEMORY_TTL_MS);
+    const kept: KeptPrescription = {
+      prescriptionId: record.prescriptionId,
+      createdAt: record.createdAt,
+      sentAt: this.#stamp(),
+    };
+    await this.#store.set(prescriptionKey(userId, n), JSON.stringify(kept), MEMORY_TTL_MS);
+  }
+
+  /** The member's kept prescription requests, oldest first (at most the newest {@link KEPT_PRESCRIPTIONS}). */
+  async prescriptions(userId: string): Promise<KeptPrescription[]> {
+    const count = Number((await this.#store.get(prescriptionCountKey(userId))) ?? 0);
+    if (!Number.isInteger(count) || count < 1) return [];
+    const first = Math.max(1, count - KEPT_PRESCRIPTIONS + 1);
+    const numbers = Array.from({ length: count - first + 1 }, (_, i) => first + i);
+    const values = await this.#store.getMany(numbers.map((n) => prescriptionKey(userId, n)));
+    const kept: KeptPrescription[] = [];
+    const ids = new Set<string>();
+    for (const value of values) {
+      if (value === undefined) continue;
+      try {
+        const { prescriptionId, createdAt, sentAt } = JSON.parse(value) as Partial<KeptPrescription>;
+        // Only these fields, each a string, are served; a keyed repeat of a request is the same request.
+        if (typeof prescriptionId !== 'string' || typeof createdAt !== 'string' || typeof sentAt !== 'string')
+          continue;
+        if (ids.has(prescriptionId)) continue;
+        ids.add(prescriptionId);
+        kept.push({ prescriptionId, createdAt, sentAt });
+      } catch {
+        // An unreadable record is skipped, not served.
+      }
+    }
+    return kept;
+  }
+
+  #stamp(): string {
+    return new Date(this.#now()).toISOString();
+  }
+}
