@@ -38,7 +38,10 @@ export function browserEntryDeclarations(outDir: string, packageJson = 'package.
 
 /** Every module specifier a declaration file names: imports, exports, `import("…")` types, references. */
 export function moduleSpecifiers(file: ts.SourceFile): string[] {
-  const found = file.referencedFiles.map((reference) => reference.fileName);
+  const found = [
+    ...file.referencedFiles.map(({ fileName }) => (/^\.{0,2}\//.test(fileName) ? fileName : `./${fileName}`)),
+    ...file.typeReferenceDirectives.map(({ fileName }) => fileName),
+  ];
   const visit = (node: ts.Node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
       if (ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
