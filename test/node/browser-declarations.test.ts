@@ -117,8 +117,9 @@ describe('the browser entries’ published declarations', () => {
     const checker = sourceProgram.getTypeChecker();
     let compared = 0;
     flattened.forEach((file, index) => {
-      const published = relative(join(probe, '..'), join(outDir, `${file}.js`));
-      const source = relative(join(probe, '..'), join(ROOT, 'src', `${file}.js`));
+      const from = (path: string) => relative(join(probe, '..'), path).replace(/^(?!\.)/, './');
+      const published = from(join(outDir, `${file}.js`));
+      const source = from(join(ROOT, 'src', `${file}.js`));
       lines.push(`import type * as published${index} from '${published}';`);
       lines.push(`import type * as source${index} from '${source}';`);
       const declarationFile = sourceProgram.getSourceFile(join(outDir, `${file}.d.ts`))!;
