@@ -39,6 +39,7 @@ const INPUT_FOLDERS = ['src', 'examples'];
 const INPUT_FILES = [
   'scripts/build-classic.ts',
   'scripts/chunk-graph.ts',
+  'scripts/flatten-declarations.ts',
   'scripts/minify-templates.ts',
   'scripts/write-version.mjs',
   'package.json',

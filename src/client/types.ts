@@ -1,8 +1,8 @@
 /**
  * Resource and request types of the partner health consultation service, inferred from the zod
  * schemas that validate and document them (src/server/schemas.ts): written once, there. The
- * imports are type-only, so nothing here loads zod; a TypeScript project that reads these types
- * resolves them through zod's type declarations.
+ * imports are type-only, so nothing here loads zod; the published declarations of these types are
+ * written out as plain ones (scripts/flatten-declarations.ts), so reading them needs no zod either.
  *
  * Field tables follow spec sections 2 (resources) and 4 (request bodies). Where the spec says
  * "not shown", the shape is the one docs/architecture.md section 3 chose; those are marked (ours).

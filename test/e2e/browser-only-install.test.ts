@@ -8,7 +8,7 @@
  * installs them, and the entries load (by import and by require) and bundle for an edge runtime.
  */
 import assert from 'node:assert/strict';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -105,6 +105,50 @@ export default {
 };
 `;
 
+/** A partner's strict TypeScript that checks its libraries too (`skipLibCheck: false`). */
+const STRICT = {
+  strict: true,
+  skipLibCheck: false,
+  noEmit: true,
+  module: 'nodenext',
+  moduleResolution: 'nodenext',
+  target: 'es2022',
+  lib: ['es2023', 'dom', 'dom.iterable'],
+  types: [],
+};
+
+/** Uses the views through the elements, the client and an event; each `@ts-expect-error` fails if they were `any`. */
+const TYPED_APP = `
+import type { CaseHistory, ConsultAnsweredEvent, ConsultThread } from 'consult-elements';
+import type { ConsultationEvent, ConsultationView, MemberView, User } from 'consult-elements/client';
+import { whenLoaded } from 'consult-elements/define';
+
+declare const thread: ConsultThread;
+declare const history: CaseHistory;
+declare const answered: ConsultAnsweredEvent;
+declare const change: ConsultationEvent;
+
+export const loaded: Promise<CustomElementConstructor> = whenLoaded('consult-thread');
+export const answer: string | undefined = thread.consultation?.questions[0]?.answer;
+const anAnswer: ConsultationView['questions'][number]['answer'] = 'Rest and fluids.';
+export const answerType: string | undefined = anAnswer;
+export const answers: (string | undefined)[] = history.consultations.map((c) => c.questions[0]?.answer);
+export const status: 'open' | 'claimed' | 'resolved' | 'canceled' | 'closed' = answered.detail.status;
+export const changed: string = change.consultationId;
+export const phone: string | undefined = ({} as User).phone;
+export const byTag: ConsultationView | undefined = document.querySelector('consult-thread')?.consultation;
+
+// @ts-expect-error an answer is text
+export const wrongAnswer: number | undefined = thread.consultation?.questions[0]?.answer;
+// @ts-expect-error a view's field is not anything
+const wrongView: ConsultationView['questions'][number]['answer'] = 42;
+// @ts-expect-error a status is one of five words
+export const wrongStatus: number = answered.detail.status;
+// @ts-expect-error a member's id is a string
+export const wrongMember: MemberView = { id: 1, language: 'en' };
+export { wrongView };
+`;
+
 describe('a browser-only install of the packed package', () => {
   let folder: string;
   let tarball: string;
@@ -160,6 +204,18 @@ describe('a browser-only install of the packed package', () => {
     assert.ok(
       readdirSync(join(folder, 'node_modules/consult-elements/dist/browser')).includes('consult-elements.js'),
     );
+  });
+
+  it('type-checks a strict app against the elements’ and the client’s types, without zod', async () => {
+    // The published declarations are plain types: nothing to resolve in zod, and nothing typed `any`.
+    writeFileSync(join(folder, 'app.mts'), TYPED_APP);
+    writeFileSync(
+      join(folder, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: STRICT, files: ['app.mts'] }),
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const checked = await node(folder, [tsc, '-p', 'tsconfig.json']);
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
   });
 
   it('each server entry says what to install, by import and by require', async () => {

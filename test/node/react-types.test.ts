@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
+import { flattenDeclarations } from '../../scripts/flatten-declarations.js';
 
 // Inside the repository, so that the app finds react, lit and their types as an installed app does.
 const ROOT = join(process.cwd(), 'node_modules', '.cache', 'consult-react-types');
@@ -65,6 +66,7 @@ describe('the React components’ published types', () => {
       emitted.diagnostics.map((d) => d.messageText),
       [],
     );
+    flattenDeclarations(DECLARATIONS);
   });
   after(() => rmSync(ROOT, { recursive: true, force: true }));
 
