@@ -272,11 +272,23 @@ export class CaseHistory extends SessionElement {
     </div>`;
   }
 
+  /**
+   * Escape in an open consultation goes back to the list, as in a messenger, focus on its row;
+   * not while an input method composes, nor when something inside used the key already.
+   */
+  #onOpenedKeydown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
+    event.preventDefault();
+    this.#back();
+  };
+
   #renderOpened(id: string): TemplateResult {
-    return html`<button part="back-button" class="back" type="button" @click=${this.#back}>
+    return html`<div class="opened" @keydown=${this.#onOpenedKeydown}>
+      <button part="back-button" class="back" type="button" @click=${this.#back}>
         ${this.localize.t('back')}
       </button>
-      ${this.#threadFor(id)}`;
+      ${this.#threadFor(id)}
+    </div>`;
   }
 
   /**
