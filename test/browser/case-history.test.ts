@@ -223,6 +223,46 @@ describe('<case-history>', () => {
   });
 
   describe('when alex opens the history', () => {
+    it('reopens the consultation that was open after a reload, and forgets it at sign-out', async () => {
+      const { session, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      rows(element)[1]!.click();
+      await waitUntil(() => thread(element), 'the thread opens', { timeout: 5000 });
+      const stored = () =>
+        Object.keys(sessionStorage)
+          .filter((key) => key.endsWith(':history:open'))
+          .map((key) => sessionStorage.getItem(key));
+      // Only the id is kept, with the page load that opened it.
+      const [mark] = stored();
+      expect(JSON.parse(mark!)).to.deep.equal({ id: 'cns_demo_alex_bp', page: performance.timeOrigin });
+
+      // Another list on the same page starts from the list.
+      const sibling = document.createElement('case-history') as CaseHistory;
+      session.append(sibling);
+      await listed(sibling);
+      expect(thread(sibling)).to.equal(null);
+      sibling.remove();
+
+      // A reload: the mark is an earlier page load's, and a new list in the tab reopens it.
+      const key = Object.keys(sessionStorage).find((k) => k.endsWith(':history:open'))!;
+      sessionStorage.setItem(key, JSON.stringify({ id: 'cns_demo_alex_bp', page: 1 }));
+      element.remove();
+      const again = document.createElement('case-history') as CaseHistory;
+      session.append(again);
+      await waitUntil(() => thread(again), 'the consultation opens again', { timeout: 5000 });
+      expect(again.selected).to.equal('cns_demo_alex_bp');
+      // Back to the list: nothing to reopen.
+      $<HTMLButtonElement>(again, '[part~=back-button]')!.click();
+      await again.updateComplete;
+      expect(stored()).to.deep.equal([]);
+
+      rows(again)[0]!.click();
+      await again.updateComplete;
+      expect(stored()).to.have.length(1);
+      session.signOut();
+      expect(stored()).to.deep.equal([]);
+    });
+
     it('lists the four cases newest first, with badges, dates and questions used', async () => {
       const { backend, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
       await listed(element);

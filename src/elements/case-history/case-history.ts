@@ -12,6 +12,20 @@ import { answeredWords, statusStyles } from '../shared/status.js';
 import { PlaceController } from '../shared/place.js';
 import { NearEndController } from './near-end.js';
 import { consultationRow, loadingRows } from './row.js';
+import { clearDraft, loadDraft, saveDraft } from '../../session/drafts.js';
+
+/**
+ * Which consultation is open, kept per member with their drafts (an id, no text: docs/security.md
+ * S16), so a reload reopens it; cleared at sign-out with them. It is marked with the page load that
+ * opened it: another list on the same page, or one added later, starts from the list.
+ */
+const OPEN_KEY = 'history:open';
+interface OpenMark {
+  id: string;
+  /** `performance.timeOrigin` of the page that opened it. */
+  page: number;
+}
+const thisPage = () => performance.timeOrigin;
 import { styles } from './case-history.styles.js';
 
 /**
@@ -85,7 +99,13 @@ export class CaseHistory extends SessionElement {
    * consultation new since then may need a row rendered), the case to return to, the open case's thread.
    */
   readonly #view = this.member.keep(
-    (): { listed?: Set<string>; returnTo?: string; thread?: { id: string; element: ConsultThread } } => ({}),
+    (): {
+      listed?: Set<string>;
+      returnTo?: string;
+      thread?: { id: string; element: ConsultThread };
+      /** The consultation open before a reload was looked for. */
+      reopened?: boolean;
+    } => ({}),
   );
   /** The state this list follows for answers. */
   #following?: MemberState;
@@ -144,6 +164,37 @@ export class CaseHistory extends SessionElement {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
     }
     this.#fitShown();
+    this.#reopen();
+  }
+
+  /**
+   * After a reload, the consultation that was open opens again, once the list shows it is the
+   * member's.
+   */
+  #reopen(): void {
+    const member = this.member.current;
+    if (!member || !this.#loaded || this.#view.reopened) return;
+    this.#view.reopened = true;
+    if (this.selected) {
+      // A deep link opened one: that is the one a reload reopens.
+      saveDraft(member.id, OPEN_KEY, { id: this.selected, page: thisPage() } satisfies OpenMark);
+      return;
+    }
+    const mark = loadDraft<OpenMark>(member.id, OPEN_KEY);
+    const id = mark?.page !== thisPage() ? mark?.id : undefined;
+    if (typeof id !== 'string') return;
+    if (!this.consultations.some((c) => c.consultationId === id)) return;
+    this.#view.returnTo = id;
+    this.selected = id;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const member = this.member.current;
+    if (!changed.has('selected') || !member || !this.#view.reopened) return;
+    if (this.selected)
+      saveDraft(member.id, OPEN_KEY, { id: this.selected, page: thisPage() } satisfies OpenMark);
+    else clearDraft(member.id, OPEN_KEY);
   }
 
   /** Rows for consultations new since the last update are rendered where they land. */
