@@ -113,7 +113,11 @@ export class CaseHistory extends SessionElement {
   protected readonly place = new PlaceController(
     this,
     () => this.memberState?.placement,
-    (placement) => placement.addList({ showConsultation: (id, { focus }) => this.#show(id, focus) }),
+    (placement) =>
+      placement.addList({
+        showConsultation: (id, { focus }) => this.#show(id, focus),
+        showing: () => this.selected,
+      }),
   );
 
   /** Renders the next chunk when the end of the list scrolls near. */
@@ -190,6 +194,7 @@ export class CaseHistory extends SessionElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
+    if (changed.has('selected')) this.memberState?.placement.shownChanged();
     const member = this.member.current;
     if (!changed.has('selected') || !member || !this.#view.reopened) return;
     if (this.selected)
