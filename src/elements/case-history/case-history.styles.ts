@@ -80,20 +80,22 @@ export const styles = css`
     overflow-wrap: anywhere;
     font-weight: 600;
   }
+  /*
+   * The latest message in up to two lines, its sender first: on a narrow screen (and in the longer
+   * words of some languages) one line would leave a word or two.
+   */
   .preview {
-    display: flex;
-    gap: 0.25rem;
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    line-clamp: 2;
+    overflow: hidden;
+    overflow-wrap: anywhere;
     min-inline-size: 0;
     color: var(--_muted);
   }
   .preview .from {
-    flex: none;
     color: var(--_text);
-  }
-  .preview .text {
-    overflow: hidden;
-    white-space: nowrap;
-    text-overflow: ellipsis;
   }
   .more {
     display: grid;
