@@ -68,7 +68,7 @@ const PORTAL_TEXT = {
 
 /** The portal's headings in `lang` (the chosen one, else the member's), each with its own direction. */
 function localizePortal(): void {
-  const wanted = languageSelect?.value || session?.manager.member.current?.language || 'en';
+  const wanted = languageSelect?.value || session?.manager?.member.current?.language || 'en';
   const code = (wanted.split('-')[0] ?? 'en') as keyof typeof PORTAL_TEXT;
   const lang = code in PORTAL_TEXT ? code : 'en';
   const words: Record<string, string> = PORTAL_TEXT[lang];
@@ -80,9 +80,13 @@ function localizePortal(): void {
     element.dir = lang === 'ar' ? 'rtl' : 'ltr';
   }
 }
-// The member's language is known once the session signs them in.
-session?.manager.addEventListener('status', localizePortal);
 localizePortal();
+// The member's language is known once the session (whose code loads with its tag) signs them in.
+void customElements.whenDefined('consult-session').then(() => {
+  session?.manager.addEventListener('status', localizePortal);
+  session?.manager.state.addEventListener('change', localizePortal);
+  localizePortal();
+});
 
 languageSelect?.addEventListener('change', () => {
   localizePortal();
