@@ -34,6 +34,9 @@ import { styles } from './case-history.styles.js';
  * latest message of each with who sent it and when, its status and the questions used.
  * Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent
  * from a `<consult-form>` of the same session is listed at once, and long histories render in chunks.
+ * Each row is named shortly for screen readers (unread, who, status, when), its subject and questions
+ * used as its description; Escape in an open consultation returns to the list, focus on its row; the
+ * consultation open is reopened after a reload.
  *
  * @slot empty - Shown instead of the default notice when the member has no consultations yet.
  *
