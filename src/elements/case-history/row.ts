@@ -119,7 +119,7 @@ export function consultationRow(
     ${
       latest && c.questions.length > 0
         ? html`<span part="preview" class="preview"
-            ><span class="from">${latest.from ?? localize.t('you')}:</span>
+            ><span class="from"><bdi>${latest.from ?? localize.t('you')}</bdi>:</span>
             <span class="text" dir="auto">${latest.text}</span></span
           >`
         : nothing
