@@ -3,6 +3,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { buildSync } from 'esbuild';
 import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.mjs';
+import { accessibilityTreePlugin } from './test/browser/support/accessibility-tree.mjs';
 
 /**
  * The in-page demo backend runs the proxy, whose webhook verification (standardwebhooks) is
@@ -40,6 +41,7 @@ export default {
   plugins: [
     commonJsAsEsm({ standardwebhooks: ['Webhook', 'WebhookVerificationError'] }),
     esbuildPlugin({ ts: true, target: 'auto', tsconfig: './tsconfig.json' }),
+    accessibilityTreePlugin(),
   ],
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },

@@ -13,7 +13,83 @@ const themeSelect = document.querySelector<HTMLSelectElement>('#theme');
 const current = /(?:^|;\s*)portal_member_hint=([a-z]+)/.exec(document.cookie)?.[1];
 if (memberSelect && current) memberSelect.value = current;
 
+/** The portal's own headings, in the six languages the elements speak. */
+const PORTAL_TEXT = {
+  en: {
+    title: 'Ask a doctor',
+    intro: 'Licensed doctors answer your health questions in writing, usually within a day.',
+    ask: 'New question',
+    history: 'My consultations',
+    prescription: 'Repeat prescription',
+    navigator: 'Health navigator',
+  },
+  de: {
+    title: 'Ärztliche Fragen',
+    intro:
+      'Zugelassene Ärztinnen und Ärzte beantworten Ihre Gesundheitsfragen schriftlich, meist innerhalb eines Tages.',
+    ask: 'Neue Frage',
+    history: 'Meine Beratungen',
+    prescription: 'Folgerezept',
+    navigator: 'Gesundheitslotse',
+  },
+  fr: {
+    title: 'Demander à un médecin',
+    intro: 'Des médecins diplômés répondent par écrit à vos questions de santé, en général sous un jour.',
+    ask: 'Nouvelle question',
+    history: 'Mes consultations',
+    prescription: 'Renouvellement d’ordonnance',
+    navigator: 'Guide santé',
+  },
+  es: {
+    title: 'Pregunte a un médico',
+    intro: 'Médicos colegiados responden por escrito a sus preguntas de salud, normalmente en un día.',
+    ask: 'Nueva pregunta',
+    history: 'Mis consultas',
+    prescription: 'Receta de continuación',
+    navigator: 'Orientador de salud',
+  },
+  nl: {
+    title: 'Vraag het een arts',
+    intro: 'Bevoegde artsen beantwoorden uw gezondheidsvragen schriftelijk, meestal binnen een dag.',
+    ask: 'Nieuwe vraag',
+    history: 'Mijn consulten',
+    prescription: 'Herhaalrecept',
+    navigator: 'Gezondheidsgids',
+  },
+  ar: {
+    title: 'اسأل طبيبًا',
+    intro: 'يجيب أطباء مرخّصون عن أسئلتك الصحية كتابةً، عادةً خلال يوم.',
+    ask: 'سؤال جديد',
+    history: 'استشاراتي',
+    prescription: 'تجديد وصفة طبية',
+    navigator: 'المرشد الصحي',
+  },
+} as const;
+
+/** The portal's headings in `lang` (the chosen one, else the member's), each with its own direction. */
+function localizePortal(): void {
+  const wanted = languageSelect?.value || session?.manager?.member.current?.language || 'en';
+  const code = (wanted.split('-')[0] ?? 'en') as keyof typeof PORTAL_TEXT;
+  const lang = code in PORTAL_TEXT ? code : 'en';
+  const words: Record<string, string> = PORTAL_TEXT[lang];
+  for (const element of document.querySelectorAll<HTMLElement>('[data-portal-text]')) {
+    const text = words[element.dataset.portalText ?? ''];
+    if (!text) continue;
+    element.textContent = text;
+    element.lang = lang;
+    element.dir = lang === 'ar' ? 'rtl' : 'ltr';
+  }
+}
+localizePortal();
+// The member's language is known once the session (whose code loads with its tag) signs them in.
+void customElements.whenDefined('consult-session').then(() => {
+  session?.manager.addEventListener('status', localizePortal);
+  session?.manager.state.addEventListener('change', localizePortal);
+  localizePortal();
+});
+
 languageSelect?.addEventListener('change', () => {
+  localizePortal();
   const lang = languageSelect.value;
   for (const element of document.querySelectorAll(
     'consult-session, consult-form, case-history, navigator-chat, consult-access, prescription-request',

@@ -44,7 +44,7 @@ export const ConsultForm = createComponent({
   },
 });
 
-/** `<case-history>`: The member's consultations, newest first, as an inbox: unseen answers marked, the latest message of each with who sent it and when, its status and the questions used. Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent from a `<consult-form>` of the same session is listed at once, and long histories render in chunks. */
+/** `<case-history>`: The member's consultations, newest first, as an inbox: unseen answers marked, the latest message of each with who sent it and when, its status and the questions used. Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent from a `<consult-form>` of the same session is listed at once, and long histories render in chunks. Each row is named shortly for screen readers (unread, who, status, when), its subject and questions used as its description; Escape in an open consultation returns to the list, focus on its row; the consultation open is reopened after a reload. */
 export const CaseHistory = createComponent({
   react: React,
   tagName: 'case-history',

@@ -17,6 +17,8 @@
 export interface ConsultationPlace {
   /** Shows the consultation, its heading focused when `focus`; answers false when it cannot now. */
   showConsultation(consultationId: string, options: { focus: boolean }): boolean;
+  /** The consultation it shows open now, if any. */
+  showing?(): string | undefined;
 }
 
 /** A view that takes a new question (a form). */
@@ -27,7 +29,11 @@ export interface QuestionPlace {
   startQuestion(text: string): void;
 }
 
-export class Placement {
+/**
+ * Dispatches `change` when what a list shows open changes: a form's note about a question it sent
+ * is not repeated while the list shows that question.
+ */
+export class Placement extends EventTarget {
   readonly #lists: ConsultationPlace[] = [];
   readonly #forms: QuestionPlace[] = [];
 
@@ -47,6 +53,16 @@ export class Placement {
    */
   showConsultation(consultationId: string, { focus = true }: { focus?: boolean } = {}): boolean {
     return this.#lists.some((list) => list.showConsultation(consultationId, { focus }));
+  }
+
+  /** Whether a list of the page shows `consultationId` open now. */
+  isShowing(consultationId: string): boolean {
+    return this.#lists.some((list) => list.showing?.() === consultationId);
+  }
+
+  /** A list opened or closed a consultation. */
+  shownChanged(): void {
+    this.dispatchEvent(new Event('change'));
   }
 
   /** The form a new question goes to: the one with id `formId` if named, else the first registered. */

@@ -15,6 +15,8 @@ ConsultThread.define('consult-thread');
 const rows = (element: CaseHistory) => [
   ...element.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=item]'),
 ];
+/** Each row as a whole: its button (what it is named), and the subject, preview and count beside it. */
+const cards = (element: CaseHistory) => rows(element).map((button) => button.closest('li')!);
 const listed = (element: CaseHistory) =>
   waitUntil(() => rows(element).length > 0, 'the list loads', { timeout: 5000 });
 const thread = (element: CaseHistory) => $<ConsultThread>(element, 'consult-thread');
@@ -203,19 +205,61 @@ describe('<case-history>', () => {
   });
 
   describe('when alex opens the history', () => {
+    it('reopens the consultation that was open after a reload, and forgets it at sign-out', async () => {
+      const { session, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
+      await listed(element);
+      rows(element)[1]!.click();
+      await waitUntil(() => thread(element), 'the thread opens', { timeout: 5000 });
+      const stored = () =>
+        Object.keys(sessionStorage)
+          .filter((key) => key.endsWith(':history:open'))
+          .map((key) => sessionStorage.getItem(key));
+      // Only the id is kept, with the page load that opened it.
+      const [mark] = stored();
+      expect(JSON.parse(mark!)).to.deep.equal({ id: 'cns_demo_alex_bp', page: performance.timeOrigin });
+
+      // Another list on the same page starts from the list.
+      const sibling = document.createElement('case-history') as CaseHistory;
+      session.append(sibling);
+      await listed(sibling);
+      expect(thread(sibling)).to.equal(null);
+      sibling.remove();
+
+      // A reload: the mark is an earlier page load's, and a new list in the tab reopens it.
+      const key = Object.keys(sessionStorage).find((k) => k.endsWith(':history:open'))!;
+      sessionStorage.setItem(key, JSON.stringify({ id: 'cns_demo_alex_bp', page: 1 }));
+      element.remove();
+      const again = document.createElement('case-history') as CaseHistory;
+      session.append(again);
+      await waitUntil(() => thread(again), 'the consultation opens again', { timeout: 5000 });
+      expect(again.selected).to.equal('cns_demo_alex_bp');
+      // Back to the list: nothing to reopen.
+      $<HTMLButtonElement>(again, '[part~=back-button]')!.click();
+      await again.updateComplete;
+      expect(stored()).to.deep.equal([]);
+
+      rows(again)[0]!.click();
+      await again.updateComplete;
+      expect(stored()).to.have.length(1);
+      session.signOut();
+      expect(stored()).to.deep.equal([]);
+    });
+
     it('lists the four cases newest first, with badges, dates and questions used', async () => {
       const { backend, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
       await listed(element);
-      const items = rows(element);
+      const items = cards(element);
       expect(items.map((row) => row.querySelector('.title')!.textContent)).to.deep.equal(
         ALEX_NEWEST_FIRST.map((id) => firstQuestion(backend, id)),
       );
-      expect(items.map((row) => row.querySelector('[part=status]')!.textContent!.trim())).to.deep.equal([
-        'Status: Open',
-        'Status: Answered',
-        'Status: Answered',
-        'Status: Closed',
+      // A case no one has taken yet says what it waits for; the others show their status chip.
+      expect(items.map((row) => row.querySelector('[part=status]')?.textContent!.trim())).to.deep.equal([
+        undefined,
+        'Answered',
+        'Answered',
+        'Closed',
       ]);
+      expect(items[0]!.querySelector('.who')!.textContent).to.equal('Waiting for a doctor');
       // When the latest message came is known only for what this tab saw arrive: else the case's date.
       const full = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
       ALEX_NEWEST_FIRST.forEach((id, index) => {
@@ -261,7 +305,15 @@ describe('<case-history>', () => {
       // One status chip, the same in the list and in the thread: words, shape and colours.
       const style = (chip: Element) => {
         const { color, backgroundColor, borderRadius, fontSize } = getComputedStyle(chip);
-        return { text: chip.textContent!.trim(), color, backgroundColor, borderRadius, fontSize };
+        // The words shown; the thread's chip adds a label for screen readers, a row names itself.
+        const shown = [...chip.childNodes].filter(
+          (n) => !(n as Element).classList?.contains('visually-hidden'),
+        );
+        const text = shown
+          .map((n) => n.textContent)
+          .join('')
+          .trim();
+        return { text, color, backgroundColor, borderRadius, fontSize };
       };
       $<HTMLButtonElement>(element, '[part=back-button]')!.click();
       await element.updateComplete;
@@ -340,7 +392,7 @@ describe('<case-history>', () => {
         answer: 'Yes, **10 micrograms** a day from October to March.',
       });
       await waitUntil(
-        () => rows(element)[0]!.querySelector('[part=status]')!.textContent!.includes('Answered'),
+        () => rows(element)[0]!.querySelector('[part=status]')?.textContent?.includes('Answered'),
         'the row shows the answer',
         { timeout: 5000 },
       );
@@ -361,11 +413,11 @@ describe('<case-history>', () => {
       await sandboxPost(backend, '/_sandbox/consultations/cns_demo_alex_vitamin/answer', {
         answer: 'Yes, **10 micrograms** a day from October to March.',
       });
-      await waitUntil(() => rows(element)[0]!.querySelector('[part~=unread]'), 'the row is marked new', {
+      await waitUntil(() => cards(element)[0]!.querySelector('[part~=unread]'), 'the row is marked new', {
         timeout: 5000,
       });
-      const row = rows(element)[0]!;
-      expect(row.textContent).to.match(/New answer( from \S+)?/);
+      const row = cards(element)[0]!;
+      expect(row.textContent).to.match(/New answer/);
       expect(row.classList.contains('unread')).to.equal(true);
       expect(row.querySelector('.dot')).to.exist;
       // The preview is the answer just in, as plain words, from now.
@@ -381,7 +433,7 @@ describe('<case-history>', () => {
       await expect(element).to.be.accessible();
 
       // Seen once its thread is on screen; the mark survives only as ids and counts, never text.
-      row.click();
+      row.querySelector<HTMLButtonElement>('[part=item]')!.click();
       await waitUntil(() => counts.length === 2, 'the count falls', { timeout: 5000 });
       expect(counts).to.deep.equal([1, 0]);
       const stored = Object.keys(sessionStorage)
@@ -412,8 +464,8 @@ describe('<case-history>', () => {
       // Creating sends no event; the claim does.
       await sandboxPost(backend, `/_sandbox/consultations/${created.consultationId}/claim`);
       await waitUntil(() => rows(element).length === 5, 'the new case is listed', { timeout: 5000 });
-      expect(rows(element)[0]!.textContent).to.contain('Can I fly with an ear infection?');
-      expect(rows(element)[0]!.textContent).to.contain('In progress');
+      expect(cards(element)[0]!.textContent).to.contain('Can I fly with an ear infection?');
+      expect(cards(element)[0]!.textContent).to.contain('In progress');
     });
 
     it('polls open cases while the live stream is down', async () => {
@@ -433,7 +485,7 @@ describe('<case-history>', () => {
       await listed(element);
       await sandboxPost(backend, '/_sandbox/consultations/cns_demo_alex_vitamin/claim');
       await waitUntil(
-        () => rows(element)[0]!.querySelector('[part=status]')!.textContent!.includes('In progress'),
+        () => rows(element)[0]!.querySelector('[part=status]')?.textContent?.includes('In progress'),
         'the row follows by polling',
         { timeout: 5000 },
       );
@@ -457,7 +509,7 @@ describe('<case-history>', () => {
       });
       $<HTMLButtonElement>(element, '[part=back-button]')!.click();
       await element.updateComplete;
-      expect(rows(element)[0]!.textContent).to.contain('2 of 3 questions');
+      expect(cards(element)[0]!.textContent).to.contain('2 of 3 questions');
     });
   });
 
@@ -492,7 +544,7 @@ describe('<case-history>', () => {
       console.log(`case-history: 1,000 consultations listed in ${elapsed.toFixed(1)} ms, sign-in included`);
 
       expect(rows(element).length).to.be.lessThan(100);
-      expect(rows(element)[0]!.textContent).to.contain('Question number 999');
+      expect(cards(element)[0]!.textContent).to.contain('Question number 999');
       expect(shadowText(element)).to.contain('Show more (950 left)');
 
       // Scrolling to the end renders the next chunk.
@@ -538,7 +590,7 @@ describe('<case-history>', () => {
         `case-history: 1,000 scripted consultations listed in ${(performance.now() - before).toFixed(1)} ms`,
       );
       expect(rows(element)).to.have.length(50);
-      expect(rows(element)[0]!.textContent).to.contain('Scripted question 999');
+      expect(cards(element)[0]!.textContent).to.contain('Scripted question 999');
     });
 
     it('writes the seen-marks of 1,000 consultations once, and the list stays usable', async () => {
@@ -570,7 +622,7 @@ describe('<case-history>', () => {
       }
       expect(rows(element)).to.have.length(1000);
       expect($(element, '[part=more-button]')).to.equal(null);
-      expect(rows(element).at(-1)!.textContent).to.contain('Scripted question 0');
+      expect(cards(element).at(-1)!.textContent).to.contain('Scripted question 0');
       rows(element)[0]!.focus();
       await sendKeys({ press: 'Enter' });
       await element.updateComplete;
@@ -616,8 +668,8 @@ describe('<case-history>', () => {
       const { element } = await inSession<CaseHistory>(html`<case-history lang="ar"></case-history>`);
       await listed(element);
       const ar = new Intl.NumberFormat('ar');
-      expect(rows(element)[0]!.textContent).to.contain(`${ar.format(1)} من ${ar.format(3)} أسئلة`);
-      expect(rows(element)[2]!.textContent).to.contain(`${ar.format(2)} من ${ar.format(3)} أسئلة`);
+      expect(cards(element)[0]!.textContent).to.contain(`${ar.format(1)} من ${ar.format(3)} أسئلة`);
+      expect(cards(element)[2]!.textContent).to.contain(`${ar.format(2)} من ${ar.format(3)} أسئلة`);
     });
 
     it('shows Arabic-Indic digits when the partner asks for them (ar-u-nu-arab)', async () => {
@@ -625,9 +677,9 @@ describe('<case-history>', () => {
         html`<case-history lang="ar-u-nu-arab"></case-history>`,
       );
       await listed(element);
-      expect(rows(element)[0]!.textContent).to.contain('١ من ٣ أسئلة');
-      expect(rows(element)[2]!.textContent).to.contain('٢ من ٣ أسئلة');
-      expect(rows(element)[2]!.textContent).not.to.match(/[0-9] من/);
+      expect(cards(element)[0]!.textContent).to.contain('١ من ٣ أسئلة');
+      expect(cards(element)[2]!.textContent).to.contain('٢ من ٣ أسئلة');
+      expect(cards(element)[2]!.textContent).not.to.match(/[0-9] من/);
     });
 
     for (const [lang, words] of [

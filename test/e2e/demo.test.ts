@@ -179,10 +179,12 @@ describe('the demo portal in Chromium', () => {
       return parts.join('\\n');
     })()`);
     // Alex opens his answered blood-pressure consultation from "My consultations".
+    // A row's button is its first line (who, status, when); its subject is beside it in the row.
     await page
-      .locator('case-history [part~="item"]')
+      .locator('case-history li')
       .filter({ hasText: '142/91' })
       .first()
+      .locator('[part~="item"]')
       .click({ timeout: 10_000 });
     const followup = page.locator('case-history consult-thread [part~="followup-input"]');
     await followup.click({ timeout: 10_000 });
@@ -223,7 +225,8 @@ describe('the demo portal in Chromium', () => {
     const { page, violations, errors } = await openPortal(context);
     // Alex's sleep question is closed: the thread says so once and offers the way forward.
     await page
-      .locator('case-history [part~="item"]', { hasText: 'waking up at 4am' })
+      .locator('case-history li', { hasText: 'waking up at 4am' })
+      .locator('[part~="item"]')
       .click({ timeout: 10_000 });
     const startNew = page.locator('case-history consult-thread [part~="start-new-button"]');
     await startNew.waitFor({ timeout: 10_000 });

@@ -19,17 +19,57 @@ export const styles = css`
     display: grid;
     gap: var(--_gap);
   }
-  .item {
+  /* The row is the card; its button is the first line, and covers the whole row for the pointer. */
+  .row {
+    position: relative;
     display: grid;
     gap: 0.375rem;
-    inline-size: 100%;
-    text-align: start;
     padding-block: 0.75rem;
     padding-inline: 1rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
     background: var(--_surface);
+    min-inline-size: 0;
   }
-  .item:hover {
+  .row:hover {
     background: var(--_surface-raised);
+  }
+  .row:has(> .item:focus-visible) {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .item {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.25rem 0.75rem;
+    min-block-size: 0;
+    padding: 0;
+    border: 0;
+    background: none;
+    text-align: start;
+    color: var(--_muted);
+  }
+  .item time {
+    font-size: 0.875em;
+  }
+  .item::after {
+    content: '';
+    position: absolute;
+    inset: 0;
+    border-radius: var(--_radius);
+  }
+  .item:focus-visible {
+    outline: none;
+  }
+  .who {
+    font-weight: 600;
+    color: var(--_text);
+    overflow-wrap: anywhere;
+  }
+  .count {
+    color: var(--_muted);
+    font-size: 0.875em;
   }
   .title {
     display: -webkit-box;
@@ -40,28 +80,22 @@ export const styles = css`
     overflow-wrap: anywhere;
     font-weight: 600;
   }
+  /*
+   * The latest message in up to two lines, its sender first: on a narrow screen (and in the longer
+   * words of some languages) one line would leave a word or two.
+   */
   .preview {
-    display: flex;
-    gap: 0.25rem;
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    line-clamp: 2;
+    overflow: hidden;
+    overflow-wrap: anywhere;
     min-inline-size: 0;
     color: var(--_muted);
   }
   .preview .from {
-    flex: none;
     color: var(--_text);
-  }
-  .preview .text {
-    overflow: hidden;
-    white-space: nowrap;
-    text-overflow: ellipsis;
-  }
-  .meta {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: 0.25rem 1rem;
-    color: var(--_muted);
-    font-size: 0.875em;
   }
   .more {
     display: grid;
@@ -72,15 +106,22 @@ export const styles = css`
     block-size: 1px;
     inline-size: 100%;
   }
+  .opened {
+    display: grid;
+    gap: var(--_space);
+    min-inline-size: 0;
+  }
+  .opened > * {
+    min-inline-size: 0;
+  }
   .back {
     justify-self: start;
   }
-  .placeholder {
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
+  .row.placeholder:hover {
+    background: var(--_surface);
   }
   /* Nothing of the stand-in words shows, not even the ellipsis of a clamped title. */
-  .placeholder :is(.title, .badge) {
+  .placeholder :is(.title, .badge, .who) {
     color: transparent;
   }
   .placeholder .badge {
@@ -109,7 +150,7 @@ export const styles = css`
     border-radius: 50%;
     background: currentColor;
   }
-  .item.unread .title {
+  .row.unread .title {
     font-weight: 700;
   }
 `;

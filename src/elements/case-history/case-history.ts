@@ -12,6 +12,20 @@ import { answeredWords, statusStyles } from '../shared/status.js';
 import { PlaceController } from '../shared/place.js';
 import { NearEndController } from './near-end.js';
 import { consultationRow, loadingRows } from './row.js';
+import { clearDraft, loadDraft, saveDraft } from '../../session/drafts.js';
+
+/**
+ * Which consultation is open, kept per member with their drafts (an id, no text: docs/security.md
+ * S16), so a reload reopens it; cleared at sign-out with them. It is marked with the page load that
+ * opened it: another list on the same page, or one added later, starts from the list.
+ */
+const OPEN_KEY = 'history:open';
+interface OpenMark {
+  id: string;
+  /** `performance.timeOrigin` of the page that opened it. */
+  page: number;
+}
+const thisPage = () => performance.timeOrigin;
 import { styles } from './case-history.styles.js';
 
 /**
@@ -20,6 +34,9 @@ import { styles } from './case-history.styles.js';
  * latest message of each with who sent it and when, its status and the questions used.
  * Opening one shows its `<consult-thread>` (registered with it). Rows update live, a question sent
  * from a `<consult-form>` of the same session is listed at once, and long histories render in chunks.
+ * Each row is named shortly for screen readers (unread, who, status, when), its subject and questions
+ * used as its description; Escape in an open consultation returns to the list, focus on its row; the
+ * consultation open is reopened after a reload.
  *
  * @slot empty - Shown instead of the default notice when the member has no consultations yet.
  *
@@ -85,7 +102,13 @@ export class CaseHistory extends SessionElement {
    * consultation new since then may need a row rendered), the case to return to, the open case's thread.
    */
   readonly #view = this.member.keep(
-    (): { listed?: Set<string>; returnTo?: string; thread?: { id: string; element: ConsultThread } } => ({}),
+    (): {
+      listed?: Set<string>;
+      returnTo?: string;
+      thread?: { id: string; element: ConsultThread };
+      /** The consultation open before a reload was looked for. */
+      reopened?: boolean;
+    } => ({}),
   );
   /** The state this list follows for answers. */
   #following?: MemberState;
@@ -93,7 +116,11 @@ export class CaseHistory extends SessionElement {
   protected readonly place = new PlaceController(
     this,
     () => this.memberState?.placement,
-    (placement) => placement.addList({ showConsultation: (id, { focus }) => this.#show(id, focus) }),
+    (placement) =>
+      placement.addList({
+        showConsultation: (id, { focus }) => this.#show(id, focus),
+        showing: () => this.selected,
+      }),
   );
 
   /** Renders the next chunk when the end of the list scrolls near. */
@@ -144,6 +171,38 @@ export class CaseHistory extends SessionElement {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
     }
     this.#fitShown();
+    this.#reopen();
+  }
+
+  /**
+   * After a reload, the consultation that was open opens again, once the list shows it is the
+   * member's.
+   */
+  #reopen(): void {
+    const member = this.member.current;
+    if (!member || !this.#loaded || this.#view.reopened) return;
+    this.#view.reopened = true;
+    if (this.selected) {
+      // A deep link opened one: that is the one a reload reopens.
+      saveDraft(member.id, OPEN_KEY, { id: this.selected, page: thisPage() } satisfies OpenMark);
+      return;
+    }
+    const mark = loadDraft<OpenMark>(member.id, OPEN_KEY);
+    const id = mark?.page !== thisPage() ? mark?.id : undefined;
+    if (typeof id !== 'string') return;
+    if (!this.consultations.some((c) => c.consultationId === id)) return;
+    this.#view.returnTo = id;
+    this.selected = id;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (changed.has('selected')) this.memberState?.placement.shownChanged();
+    const member = this.member.current;
+    if (!changed.has('selected') || !member || !this.#view.reopened) return;
+    if (this.selected)
+      saveDraft(member.id, OPEN_KEY, { id: this.selected, page: thisPage() } satisfies OpenMark);
+    else clearDraft(member.id, OPEN_KEY);
   }
 
   /** Rows for consultations new since the last update are rendered where they land. */
@@ -272,11 +331,23 @@ export class CaseHistory extends SessionElement {
     </div>`;
   }
 
+  /**
+   * Escape in an open consultation goes back to the list, as in a messenger, focus on its row;
+   * not while an input method composes, nor when something inside used the key already.
+   */
+  #onOpenedKeydown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
+    event.preventDefault();
+    this.#back();
+  };
+
   #renderOpened(id: string): TemplateResult {
-    return html`<button part="back-button" class="back" type="button" @click=${this.#back}>
+    return html`<div class="opened" @keydown=${this.#onOpenedKeydown}>
+      <button part="back-button" class="back" type="button" @click=${this.#back}>
         ${this.localize.t('back')}
       </button>
-      ${this.#threadFor(id)}`;
+      ${this.#threadFor(id)}
+    </div>`;
   }
 
   /**

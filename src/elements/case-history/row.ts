@@ -2,6 +2,10 @@
  * One row of `<case-history>`, as an inbox shows it: "New answer from …" with a dot while the
  * member has not seen it, the first question as its title, a one-line preview of the latest
  * message with who sent it and when, and the status chip with the questions used.
+ *
+ * Screen readers hear a short name, as messengers give their rows: unread, who, status, when
+ * ("New answer, Dr. Amara Okafor, Answered, 2 hours ago"); the subject and the questions used
+ * follow as the row's description, never the whole answer.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ConsultationView } from '../../client/browser-types.js';
@@ -9,6 +13,7 @@ import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import type { MessageTimes } from '../../session/seen-marks.js';
 import type { LocalizeController } from '../shared/localize.js';
 import { shortTime } from '../shared/message-time.js';
+import { shorten } from '../shared/shorten.js';
 import { statusBadge } from '../shared/status.js';
 
 /** Markdown as one line of plain text: the marks and link targets go, the words stay. */
@@ -37,6 +42,23 @@ export function latestMessage(
   return undefined;
 }
 
+/** How long a row's subject may be in its description. */
+const SUBJECT_CHARACTERS = 100;
+
+/**
+ * Whether the consultation waits for a doctor to take it, else who has it: the professional
+ * reviewing its latest question, or the one who gave the latest answer.
+ */
+function standing(c: ConsultationView): { waiting: boolean; who?: string } {
+  const last = c.questions.at(-1);
+  const unanswered = last !== undefined && last.answer === undefined;
+  if (unanswered && c.status === 'open') return { waiting: true };
+  const who = unanswered
+    ? last.professional?.name
+    : c.questions.findLast((q) => q.answer !== undefined)?.professional?.name;
+  return { waiting: false, who };
+}
+
 export interface RowOptions {
   localize: LocalizeController<'history'>;
   unread: boolean;
@@ -53,59 +75,65 @@ export function consultationRow(
 ): TemplateResult {
   const format = localize.format;
   const latest = latestMessage(c, times);
-  const answeredBy = c.questions.findLast((q) => q.answer !== undefined)?.professional?.name;
+  const { waiting, who } = standing(c);
   const when = latest?.at ?? c.createdAt;
   const ended = c.status === 'closed' || c.status === 'canceled';
-  return html`<li class="row">
+  const shownWhen = Number.isNaN(Date.parse(when)) ? '' : shortTime(when, now, format);
+  const subject = c.questions[0]?.question ?? localize.t('untitled');
+  const count = localize.t('questions', { used: c.questions.length, max: MAX_QUESTIONS_PER_CONSULTATION });
+  const describedBy = `row-details-${c.consultationId}`;
+  // The button holds what its name says, in the same order (a voice user says what they see);
+  // the subject, the preview and the count are its description, beside it in the row, which the
+  // button covers so the whole row opens it.
+  // Its name, read from what it shows, one part after another with a comma only screen readers hear.
+  const parts: TemplateResult[] = [];
+  if (unread)
+    parts.push(
+      html`<span part="unread" class="new"
+        ><span class="dot" aria-hidden="true"></span>${localize.t('newAnswer')}</span
+      >`,
+    );
+  if (waiting) parts.push(html`<span class="who">${localize.t('waitingForDoctor')}</span>`);
+  else {
+    if (who) parts.push(html`<span class="who" dir="auto">${who}</span>`);
+    parts.push(statusBadge(c.status, localize.language, { labelled: false }));
+  }
+  if (shownWhen)
+    parts.push(
+      html`<time datetime=${when} title=${format.dateTime(when)}
+        >${waiting ? localize.t('askedAt', { time: shownWhen }) : shownWhen}</time
+      >`,
+    );
+  return html`<li class="row ${unread ? 'unread' : ''}">
     <button
       part="item"
-      class="item ${unread ? 'unread' : ''}"
+      class="item"
       type="button"
       tabindex=${active ? 0 : -1}
+      aria-describedby=${describedBy}
       @click=${onOpen}
     >
-      ${
-        unread
-          ? html`<span part="unread" class="new"
-              ><span class="dot" aria-hidden="true"></span>${
-                answeredBy ? localize.t('newAnswerFrom', { name: answeredBy }) : localize.t('newAnswer')
-              }</span
-            >`
-          : nothing
-      }
-      <span class="title" dir="auto">${c.questions[0]?.question ?? localize.t('untitled')}</span>
-      ${
-        latest && c.questions.length > 0
-          ? html`<span part="preview" class="preview"
-              ><span class="from">${latest.from ?? localize.t('you')}:</span>
-              <span class="text" dir="auto">${latest.text}</span></span
-            >`
-          : nothing
-      }
-      <span class="meta">
-        ${statusBadge(c.status, localize.language)}
-        ${
-          Number.isNaN(Date.parse(when))
-            ? nothing
-            : html`<time datetime=${when} title=${format.dateTime(when)}
-                >${shortTime(when, now, format)}</time
-              >`
-        }
-        ${
-          ended
-            ? nothing
-            : html`<span class="count"
-                >${localize.t('questions', { used: c.questions.length, max: MAX_QUESTIONS_PER_CONSULTATION })}</span
-              >`
-        }
-      </span>
+      ${parts.map((part, i) => (i === 0 ? part : html`<span class="visually-hidden">, </span>${part}`))}
     </button>
+    <span class="title" dir="auto">${subject}</span>
+    ${
+      latest && c.questions.length > 0
+        ? html`<span part="preview" class="preview"
+            ><span class="from"><bdi>${latest.from ?? localize.t('you')}</bdi>:</span>
+            <span class="text" dir="auto">${latest.text}</span></span
+          >`
+        : nothing
+    }
+    ${ended ? nothing : html`<span class="count">${count}</span>`}
+    <span id=${describedBy} class="visually-hidden"
+      >${shorten(subject, SUBJECT_CHARACTERS)}${ended ? '' : `. ${count}`}</span
+    >
   </li>`;
 }
 
 /**
  * Rows shaped like the list to come: a row's parts with stand-in words drawn as bars, so each takes
- * the room of a real row (a title over two lines, the latest message, status and time, the count).
+ * the room of a real row (who, status and time, a title over two lines, the latest message, the count).
  * The words are for assistive technology.
  */
 export function loadingRows(localize: LocalizeController<'history'>): TemplateResult {
@@ -115,20 +143,19 @@ export function loadingRows(localize: LocalizeController<'history'>): TemplateRe
     <ul class="list" aria-hidden="true">
       ${[0, 1, 2].map(
         () =>
-          html`<li class="row">
-            <span class="item placeholder">
-              <span class="title"><span class="skeleton-text" data-words=${title}></span></span>
-              <span class="preview"
-                ><span class="skeleton-text" data-words="${localize.t('you')}: xxxxxx xxxx"></span
-              ></span>
-              <span class="meta"
-                ><span class="badge skeleton-text" data-words="xxxxxxxx"></span
-                ><span class="skeleton-text" data-words="xx:xx"></span
-                ><span class="skeleton-text"
-                  >${localize.t('questions', { used: 1, max: MAX_QUESTIONS_PER_CONSULTATION })}</span
-                ></span
-              >
-            </span>
+          html`<li class="row placeholder">
+            <span class="item"
+              ><span class="who skeleton-text" data-words="xxx xxxxx xxxxxx"></span
+              ><span class="badge skeleton-text" data-words="xxxxxxxx"></span
+              ><span class="skeleton-text" data-words="xx:xx"></span
+            ></span>
+            <span class="title"><span class="skeleton-text" data-words=${title}></span></span>
+            <span class="preview"
+              ><span class="skeleton-text" data-words="${localize.t('you')}: xxxxxx xxxx"></span
+            ></span>
+            <span class="count skeleton-text"
+              >${localize.t('questions', { used: 1, max: MAX_QUESTIONS_PER_CONSULTATION })}</span
+            >
           </li>`,
       )}
     </ul>

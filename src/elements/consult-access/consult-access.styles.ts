@@ -1,18 +1,12 @@
 import { css } from 'lit';
 
 export const styles = css`
-  /* Earlier periods sit beside the notice where there is room, below it where there is not. */
+  /* The plan's history is part of its card: under what the plan says, inside the same notice. */
   .base {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: start;
-    gap: 0.75rem;
+    display: grid;
   }
   .base > * {
-    flex: 1 1 20rem;
-  }
-  .base > .history {
-    flex: 0 1 auto;
+    min-inline-size: 0;
   }
   p {
     margin: 0;
@@ -33,6 +27,9 @@ export const styles = css`
   }
   /* The earlier periods as plain lines under their label: no bullet hangs on its own. */
   .history {
+    margin-block-start: 0.5rem;
+    padding-block-start: 0.5rem;
+    border-block-start: 1px solid color-mix(in srgb, currentColor 15%, transparent);
     color: var(--_muted);
     font-size: 0.875em;
   }

@@ -166,13 +166,12 @@ export class ConsultAccess extends SessionElement {
     }
     const offer = state === 'none' || state === 'canceled' || state === 'expired';
     return html`<div part="summary" class="notice summary ${kind}" data-state=${state}>
-        <p class="title">
-          ${localize.t(state === 'active' || state === 'expiring' ? 'included' : 'notIncluded')}
-        </p>
-        <p>${words}</p>
-        ${offer ? html`<slot name="none"></slot>` : nothing}
-        ${state === 'expiring' ? html`<slot name="expiring"></slot>` : nothing}
-      </div>
+      <p class="title">
+        ${localize.t(state === 'active' || state === 'expiring' ? 'included' : 'notIncluded')}
+      </p>
+      <p>${words}</p>
+      ${offer ? html`<slot name="none"></slot>` : nothing}
+      ${state === 'expiring' ? html`<slot name="expiring"></slot>` : nothing}
       ${
         renewedFrom.length
           ? html`<div part="history" class="history">
@@ -187,6 +186,7 @@ export class ConsultAccess extends SessionElement {
               </ul>
             </div>`
           : nothing
-      }`;
+      }
+    </div>`;
   }
 }

@@ -80,11 +80,19 @@ export class ConsultForm extends SessionElement {
   protected readonly place = new PlaceController(
     this,
     () => this.memberState?.placement,
-    (placement) =>
-      placement.addForm({
+    (placement) => {
+      const release = placement.addForm({
         idOnPage: () => this.id || undefined,
         startQuestion: (text) => this.startWith(text),
-      }),
+      });
+      // The note about a question sent shows only while the list does not show it open.
+      const shownChanged = () => this.requestUpdate();
+      placement.addEventListener('change', shownChanged);
+      return () => {
+        release();
+        placement.removeEventListener('change', shownChanged);
+      };
+    },
   );
 
   /** The member's plan as the member state knows it; the form is typeable while it is checked. */
@@ -358,7 +366,7 @@ export class ConsultForm extends SessionElement {
       questions: this.#draft.questions,
       busy,
       checking: this.#checking,
-      sentTo: sentTo !== undefined,
+      sentTo: sentTo !== undefined && !this.memberState?.placement.isShowing(sentTo.consultationId),
       sendError: this.sendError,
       submitLabel: this.sendLabel(busy, localize.t('submit'), localize.t('sending')),
       cancelSend: this.renderCancelSend(busy, this.#cancelSend),

@@ -204,7 +204,7 @@ export class ConsultSession extends ConsultElement {
       <div
         part="notice"
         class="notice info"
-        role="alert"
+        role=${signedOut ? 'status' : 'alert'}
         tabindex="-1"
         lang=${this.localize.language}
         dir=${this.localize.dir}

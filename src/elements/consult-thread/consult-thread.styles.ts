@@ -20,12 +20,16 @@ export const styles = css`
   }
   .header h3 {
     margin: 0;
-    font: inherit;
+    font-size: 1.125rem;
+    font-weight: 700;
+    line-height: 1.5rem;
+    overflow-wrap: anywhere;
+  }
+  .status {
     display: flex;
     flex-wrap: wrap;
     align-items: center;
-    gap: 0.5rem 1rem;
-    color: var(--_muted);
+    gap: 0.25rem 0.5rem;
   }
   .status-line {
     font-weight: 600;

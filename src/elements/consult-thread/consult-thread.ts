@@ -18,6 +18,10 @@ import type { MemberState } from '../../session/member-state.js';
 import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
 import { isOlder } from '../../session/consultations.js';
+import { shorten } from '../shared/shorten.js';
+
+/** How long the thread's heading, its first question, may be. */
+const SUBJECT_CHARACTERS = 80;
 
 type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
 
@@ -193,8 +197,8 @@ export class ConsultThread extends SessionElement {
   };
 
   /**
-   * Moves focus to the consultation's heading (its status and date), once it is shown: where a
-   * member lands when a question they sent opens here.
+   * Moves focus to the consultation's heading (its subject), once it is shown: where a member
+   * lands when a question they sent opens here.
    */
   focusHeading(): void {
     if (this.#record) this.#focus.next('#heading');
@@ -219,6 +223,9 @@ export class ConsultThread extends SessionElement {
     if (news === 'answered') {
       this.announce(answeredWords(next, this.localize.language));
       this.emit(new ConsultAnsweredEvent({ consultationId: next.consultationId, status: next.status }));
+    } else if (news === 'reviewing') {
+      // The status line's words: the reviewer named when the screen names them.
+      this.announce(statusLine(next, this.localize));
     } else if (news) this.announce(this.localize.t(news));
   }
 
@@ -358,9 +365,17 @@ export class ConsultThread extends SessionElement {
 
   #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
+    // The heading is the consultation's subject, as a messenger titles a conversation; its status
+    // stays on screen beside it, in words, but is not what the member lands on.
     return html`<div class="header">
-        <h3 id="heading" tabindex="-1">${statusBadge(c.status, localize.language)}</h3>
-        <p class="status-line">${statusLine(c, localize)}</p>
+        <h3 id="heading" class="subject" tabindex="-1" dir="auto">
+          ${shorten(c.questions[0]?.question ?? '', SUBJECT_CHARACTERS) || translate(localize.language, 'history', 'untitled')}
+        </h3>
+        <p class="status">
+          ${statusBadge(c.status, localize.language)}<span class="status-line"
+            >${statusLine(c, localize)}</span
+          >
+        </p>
       </div>
       ${conversation(c, {
         localize,

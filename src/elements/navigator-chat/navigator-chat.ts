@@ -276,8 +276,11 @@ export class NavigatorChat extends SessionElement {
 
   protected override render() {
     const session = this.activeSession;
-    const failed = session?.status === 'error' || session?.status === 'expired';
-    const loading = Boolean(session) && !this.member.current && !failed;
+    // An ended session inside <consult-session> is its notice's to tell (a sign-out is no outage):
+    // the navigator says nothing then, rather than a second, false alert.
+    const ended = session?.status === 'expired' && this.member.fromContext;
+    const failed = session?.status === 'error' || (session?.status === 'expired' && !ended);
+    const loading = Boolean(session) && !this.member.current && !failed && !ended;
     return html`<div
       part="base"
       lang=${this.localize.language}
@@ -287,16 +290,18 @@ export class NavigatorChat extends SessionElement {
       ${
         !session
           ? html`<p class="notice error" role="alert">${this.localize.t('unconfigured')}</p>`
-          : this.member.current
-            ? this.#renderChat()
-            : failed
-              ? html`<div class="notice error" role="alert" tabindex="-1">
-                  <p>${this.localize.t('unavailable')}</p>
-                  <button type="button" @click=${() => this.#retrySession(session)}>
-                    ${this.localize.t('tryAgain')}
-                  </button>
-                </div>`
-              : html`<p class="notice" role="status">${this.localize.t('connecting')}</p>`
+          : ended
+            ? nothing
+            : this.member.current
+              ? this.#renderChat()
+              : failed
+                ? html`<div class="notice error" role="alert" tabindex="-1">
+                    <p>${this.localize.t('unavailable')}</p>
+                    <button type="button" @click=${() => this.#retrySession(session)}>
+                      ${this.localize.t('tryAgain')}
+                    </button>
+                  </div>`
+                : html`<p class="notice" role="status">${this.localize.t('connecting')}</p>`
       }
     </div>`;
   }

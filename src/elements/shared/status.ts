@@ -2,7 +2,7 @@
  * A consultation's status badge, shared by the elements that show consultations: its words (the
  * `status` strings of the translations), its colors, and its markup.
  */
-import { css, html, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import type { ConsultationView } from '../../client/browser-types.js';
 import type { ConsultationStatus } from '../../client/types.js';
 import { translate } from './localize.js';
@@ -35,15 +35,20 @@ export const statusStyles = css`
 
 /**
  * The `status` part: the status in words, after a label only screen readers hear. `language` is
- * the element's own (`localize.language`), so the badge follows the element's language.
+ * the element's own (`localize.language`), so the badge follows the element's language. Inside a
+ * control that names itself (`labelled: false`), the badge shows its words only.
  */
-export function statusBadge(status: ConsultationStatus, language: string): TemplateResult {
+export function statusBadge(
+  status: ConsultationStatus,
+  language: string,
+  { labelled = true }: { labelled?: boolean } = {},
+): TemplateResult {
   return html`<span part="status" class="badge status-${status}"
-    ><span class="visually-hidden">${translate(language, 'status', 'statusLabel')} </span>${translate(
-      language,
-      'status',
-      status,
-    )}</span
+    >${
+      labelled
+        ? html`<span class="visually-hidden">${translate(language, 'status', 'statusLabel')} </span>`
+        : nothing
+    }${translate(language, 'status', status)}</span
   >`;
 }
 

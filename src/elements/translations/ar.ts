@@ -120,7 +120,6 @@ const ar: Translation = {
     },
     back: 'العودة إلى كل الاستشارات',
     newAnswer: 'إجابة جديدة',
-    newAnswerFrom: 'إجابة جديدة من {name}',
     unread: {
       zero: 'لا إجابات جديدة',
       one: 'إجابة جديدة واحدة',
@@ -130,6 +129,8 @@ const ar: Translation = {
       other: '{count} إجابة جديدة',
     },
     you: 'أنت',
+    waitingForDoctor: 'بانتظار طبيب',
+    askedAt: 'أُرسل {time}',
   },
   thread: {
     loading: 'جارٍ تحميل الاستشارة…',

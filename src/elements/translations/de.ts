@@ -86,9 +86,10 @@ const de: Translation = {
     showMore: { one: 'Mehr anzeigen (noch {count})', other: 'Mehr anzeigen (noch {count})' },
     back: 'Zurück zu allen Beratungen',
     newAnswer: 'Neue Antwort',
-    newAnswerFrom: 'Neue Antwort von {name}',
     unread: { one: '{count} neue Antwort', other: '{count} neue Antworten' },
     you: 'Sie',
+    waitingForDoctor: 'Wartet auf einen Arzt',
+    askedAt: 'gefragt {time}',
   },
   thread: {
     loading: 'Die Beratung wird geladen…',

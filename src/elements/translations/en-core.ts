@@ -84,9 +84,10 @@ const en = {
     showMore: { one: 'Show more ({count} left)', other: 'Show more ({count} left)' },
     back: 'Back to all consultations',
     newAnswer: 'New answer',
-    newAnswerFrom: 'New answer from {name}',
     unread: { one: '{count} new answer', other: '{count} new answers' },
     you: 'You',
+    waitingForDoctor: 'Waiting for a doctor',
+    askedAt: 'asked {time}',
   },
   thread: {
     loading: 'Loading the consultation…',

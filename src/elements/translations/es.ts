@@ -105,13 +105,14 @@ const es: Translation = {
     },
     back: 'Volver a todas las consultas',
     newAnswer: 'Nueva respuesta',
-    newAnswerFrom: 'Nueva respuesta de {name}',
     unread: {
       one: '{count} respuesta nueva',
       many: '{count} respuestas nuevas',
       other: '{count} respuestas nuevas',
     },
     you: 'Tú',
+    waitingForDoctor: 'Esperando a un médico',
+    askedAt: 'enviada {time}',
   },
   thread: {
     loading: 'Cargando la consulta…',

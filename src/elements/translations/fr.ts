@@ -105,13 +105,14 @@ const fr: Translation = {
     },
     back: 'Retour à toutes les consultations',
     newAnswer: 'Nouvelle réponse',
-    newAnswerFrom: 'Nouvelle réponse de {name}',
     unread: {
       one: '{count} nouvelle réponse',
       many: '{count} nouvelles réponses',
       other: '{count} nouvelles réponses',
     },
     you: 'Vous',
+    waitingForDoctor: 'En attente d’un médecin',
+    askedAt: 'posée {time}',
   },
   thread: {
     loading: 'Chargement de la consultation…',

@@ -81,9 +81,10 @@ const nl: Translation = {
     showMore: { one: 'Meer tonen (nog {count})', other: 'Meer tonen (nog {count})' },
     back: 'Terug naar alle consulten',
     newAnswer: 'Nieuw antwoord',
-    newAnswerFrom: 'Nieuw antwoord van {name}',
     unread: { one: '{count} nieuw antwoord', other: '{count} nieuwe antwoorden' },
     you: 'U',
+    waitingForDoctor: 'Wacht op een arts',
+    askedAt: 'gesteld {time}',
   },
   thread: {
     loading: 'Het consult wordt geladen…',
