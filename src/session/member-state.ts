@@ -328,6 +328,7 @@ export class MemberState extends EventTarget {
       memberId,
       signal: this.#scope.signal,
       call: (run) => this.#connection.call(run),
+      send: (run, signal) => writes.keyedWrite(this.#connection, run, signal),
       changed: () => this.#changed(),
       recorded: (previous, record) => this.#recorded(previous, record),
       listSettled: () => this.#delivery.schedule(),
