@@ -227,6 +227,8 @@ export class NavigatorChat extends SessionElement {
     const state = this.memberState;
     const session = this.activeSession;
     if (!state || !session) return;
+    // The scope of the member who sent it: `state.signal` is the next member's once this one has gone.
+    const scope = state.signal;
     void preloadMarkdown();
     this.#persist();
     try {
@@ -241,7 +243,7 @@ export class NavigatorChat extends SessionElement {
         this.announce(number ? this.localize.t('urgentCall', { number }) : this.localize.t('urgent'), true);
       }
     } catch (error) {
-      if (state.signal.aborted) return;
+      if (scope.aborted) return;
       // The member cancelled it while it waited for the connection: their words go back in the composer.
       if (error instanceof DOMException && error.name === 'AbortError') {
         this.draft = [text, this.draft].filter((t) => t.trim()).join('\n\n');
@@ -249,7 +251,7 @@ export class NavigatorChat extends SessionElement {
       }
       this.reportError(error, error instanceof ApiError ? error.operation : 'sendNavigatorMessage');
     } finally {
-      if (!state.signal.aborted) {
+      if (!scope.aborted) {
         if (this.composerError === 'wait') this.composerError = undefined;
         this.#persist();
       }
