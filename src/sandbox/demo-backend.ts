@@ -89,7 +89,11 @@ export function createDemoBackend(options: DemoBackendOptions = {}): DemoBackend
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ demoUser: uniqueId }),
       });
-      if (!response.ok) throw new Error(`demo sign-in as ${uniqueId} failed: ${response.status}`);
+      // With its status, so the session can tell an outage (502, 503, 504) it waits out from a refusal.
+      if (!response.ok)
+        throw Object.assign(new Error(`demo sign-in as ${uniqueId} failed: ${response.status}`), {
+          status: response.status,
+        });
       return (await response.json()) as SessionGrant;
     },
     close: () => {

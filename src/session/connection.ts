@@ -20,6 +20,13 @@ export const unreachable = (error: unknown): boolean =>
 /** Waits between checks of a lost connection: 2 s, doubling up to 30 s. */
 const PROBE = { firstMs: 2_000, maxMs: 30_000 };
 
+/**
+ * A request that found nothing to answer it says the connection is lost this long after, unless
+ * another is answered meanwhile: a blip the client's own retry mends shows no notice, a real loss
+ * shows it within 2 s rather than after all of the client's retries.
+ */
+export const FAILED_REQUEST_GRACE_MS = 1_000;
+
 export interface ConnectionOptions {
   client: () => MemberClient;
   /** The member's scope now. */
@@ -40,6 +47,8 @@ export class ConnectionState {
   /** Writes waiting for the connection to come back. */
   #waiting = new Set<() => void>();
   #probe?: { timer: unknown; delay: number };
+  /** A request failed: the connection counts as lost when this goes off, unless one is answered first. */
+  #failedRequest?: unknown;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -88,8 +97,27 @@ export class ConnectionState {
     });
   }
 
+  /**
+   * A request to the proxy found nothing to answer it (no response, or a gateway's 502, 503 or
+   * 504), while the client may still be trying it again: the connection is lost unless a request
+   * is answered within `FAILED_REQUEST_GRACE_MS`.
+   */
+  requestFailed(): void {
+    if (this.#status !== 'online' || this.#failedRequest !== undefined) return;
+    this.#failedRequest = this.#options.timer.set(() => {
+      this.#failedRequest = undefined;
+      this.set('reconnecting');
+    }, FAILED_REQUEST_GRACE_MS);
+  }
+
+  /** A request to the proxy was answered: a failure just before was a blip. */
+  requestAnswered(): void {
+    this.#stopWaitingOnFailure();
+  }
+
   /** The service answered, or could not be reached: back online, what waits goes out. */
   set(status: Connection): void {
+    this.#stopWaitingOnFailure();
     if (this.#status === status) return;
     this.#status = status;
     this.#options.changed();
@@ -112,12 +140,20 @@ export class ConnectionState {
   /** Another member: what they do starts online (the previous member's waiting writes reject with their scope). */
   reset(): void {
     this.#stopProbe();
+    this.#stopWaitingOnFailure();
     this.#status = 'online';
   }
 
   /** Stops checking for good (the session is gone). */
   stop(): void {
     this.#stopProbe();
+    this.#stopWaitingOnFailure();
+  }
+
+  #stopWaitingOnFailure(): void {
+    if (this.#failedRequest === undefined) return;
+    this.#options.timer.clear(this.#failedRequest);
+    this.#failedRequest = undefined;
   }
 
   #scheduleProbe(delay: number): void {

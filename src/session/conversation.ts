@@ -2,7 +2,9 @@
  * The member's conversation with the health navigator, part of the member state: the messages as
  * the chat shows them (delivered, on their way, or not sent with a retry), the conversation's id
  * once the first message has started it, and the keys that make every start, send and retry
- * idempotent (S14). Plain TypeScript: `<navigator-chat>` is a view of it.
+ * idempotent (S14). While the service cannot be reached a message waits, as the question form's
+ * does, and goes out by itself with its key when the connection is back, unless the member
+ * cancels it. Plain TypeScript: `<navigator-chat>` is a view of it.
  */
 import type { BrowserClient } from '../client/browser-types.js';
 import { ApiError } from '../client/errors.js';
@@ -32,13 +34,17 @@ export type BeforeReplies = (replies: readonly ChatMessage[]) => Promise<void> |
 
 export type ConversationClient = Pick<BrowserClient, 'startNavigatorConversation' | 'sendNavigatorMessage'>;
 
-/** Makes one request in the member's scope (see `MemberState`). */
-export type ScopedCall = <T>(
+/**
+ * Makes one keyed write in the member's scope (see `MemberState`): while the service cannot be
+ * reached it waits and is tried again when the connection is back, until `signal` aborts.
+ */
+export type KeyedSend = <T>(
   run: (client: ConversationClient, signal: AbortSignal) => Promise<T>,
+  signal?: AbortSignal,
 ) => Promise<T>;
 
 export class Conversation {
-  readonly #call: ScopedCall;
+  readonly #send: KeyedSend;
   readonly #memberId: string;
   readonly #changed: () => void;
   #messages: ChatMessage[] = [];
@@ -47,9 +53,11 @@ export class Conversation {
   #startKey?: string;
   #counter = 0;
   #sending = false;
+  /** Stops the message on its way from waiting for the connection (the member's "Cancel sending"). */
+  #cancel?: AbortController;
 
-  constructor(call: ScopedCall, memberId: string, changed: () => void) {
-    this.#call = call;
+  constructor(send: KeyedSend, memberId: string, changed: () => void) {
+    this.#send = send;
     this.#memberId = memberId;
     this.#changed = changed;
   }
@@ -70,9 +78,19 @@ export class Conversation {
   }
 
   /**
+   * Stops waiting to send: the message waiting for the connection leaves the chat (its delivery
+   * rejects with an AbortError), so its text can go back in the composer.
+   */
+  cancel(): void {
+    this.#cancel?.abort(new DOMException('The member cancelled sending', 'AbortError'));
+  }
+
+  /**
    * Sends the member's `text`: it shows at once, and the answer brings the navigator's replies.
-   * Resolves with the messages new on screen (a greeting, the member's, the replies); rejects with
-   * the client's error, the message then staying "not sent" with a retry that keeps its key.
+   * Resolves with the messages new on screen (a greeting, the member's, the replies); while the
+   * service cannot be reached it waits and goes out by itself when it is back. Rejects with the
+   * client's error, the message then staying "not sent" with a retry that keeps its key; or, when
+   * the member cancels the wait, with an AbortError, the message gone.
    */
   send(text: string, beforeReplies?: BeforeReplies): Promise<ChatMessage[]> {
     const message: ChatMessage = {
@@ -97,15 +115,21 @@ export class Conversation {
 
   async #deliver(message: ChatMessage, beforeReplies?: BeforeReplies): Promise<ChatMessage[]> {
     this.#sending = true;
+    const cancel = (this.#cancel = new AbortController());
     this.#set(message.key, { status: 'sending' });
     let arrived: ChatMessage[] = [];
     try {
-      const conversationId = (this.#id ??= await this.#start((opening) => (arrived = opening)));
-      const reply = await this.#call((client, signal) =>
-        client.sendNavigatorMessage(
-          { conversationId, message: message.text },
-          { ...(message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : {}), signal },
-        ),
+      const conversationId = (this.#id ??= await this.#start(
+        (opening) => (arrived = opening),
+        cancel.signal,
+      ));
+      const reply = await this.#send(
+        (client, signal) =>
+          client.sendNavigatorMessage(
+            { conversationId, message: message.text },
+            { ...(message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : {}), signal },
+          ),
+        cancel.signal,
       );
       const own = reply.messages.find((m) => m.role === 'member');
       const replies = reply.messages
@@ -122,6 +146,8 @@ export class Conversation {
       const sent = this.#messages.find((m) => m.key === message.key);
       return [...arrived, ...(sent ? [sent] : []), ...replies];
     } catch (error) {
+      // Cancelled while waiting for the connection: the message leaves the chat, its text goes back.
+      if (cancel.signal.aborted) this.#messages = this.#messages.filter((m) => m.key !== message.key);
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       // The conversation is no longer the member's (the proxy forgot it): a retry starts a new one.
       if (
@@ -134,17 +160,19 @@ export class Conversation {
       this.#set(message.key, { status: 'failed' });
       throw error;
     } finally {
+      if (this.#cancel === cancel) this.#cancel = undefined;
       this.#sending = false;
       this.#changed();
     }
   }
 
   /** Starts the conversation: the navigator's greeting comes first, before the message that started it. */
-  async #start(opened: (opening: ChatMessage[]) => void): Promise<string> {
+  async #start(opened: (opening: ChatMessage[]) => void, cancel: AbortSignal): Promise<string> {
     this.#startKey ??= newIdempotencyKey();
     const idempotencyKey = this.#startKey;
-    const conversation = await this.#call((client, signal) =>
-      client.startNavigatorConversation(this.#memberId, {}, { idempotencyKey, signal }),
+    const conversation = await this.#send(
+      (client, signal) => client.startNavigatorConversation(this.#memberId, {}, { idempotencyKey, signal }),
+      cancel,
     );
     this.#startKey = undefined;
     const opening = conversation.messages.map((m) => this.#fromRecord(m, conversation.conversationId));

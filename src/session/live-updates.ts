@@ -1,8 +1,8 @@
 /**
  * Keeps the member's consultations current while an element shows them: the one live event
  * stream of the session, open while anyone watches, its events turned into the member state's
- * hints (an event is never the consultation's data), and the page's signals (online, visibility)
- * that set the state's polling pace.
+ * hints (an event is never the consultation's data), and the page's visibility, which sets the
+ * state's polling pace.
  */
 import type { ConsultationEvent } from '../client/browser-types.js';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
@@ -77,15 +77,12 @@ export class LiveUpdates {
     };
   }
 
-  /** The browser says the network is back: the state checks the connection now, not at its next wait. */
-  #onOnline = (): void => this.#state.reconnect();
-  /** Polling pauses while the page is hidden. */
+  /** Polling pauses while the page is hidden. (The browser's `online` and `offline` are the session's.) */
   #onVisibility = (): void => this.#state.visibilityChanged();
 
   /** The page's signals, listened to only while an element shows the member's consultations. */
   #listenToPage(on: boolean): void {
     const method = on ? 'addEventListener' : 'removeEventListener';
-    if (typeof window !== 'undefined') window[method]('online', this.#onOnline);
     if (typeof document !== 'undefined') document[method]('visibilitychange', this.#onVisibility);
   }
 

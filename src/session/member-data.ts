@@ -6,7 +6,7 @@
 import type { ConsultationView, MemberView } from '../client/browser-types.js';
 import { CaseList } from './case-list.js';
 import { ConsultationStore } from './consultation-store.js';
-import { Conversation } from './conversation.js';
+import { Conversation, type KeyedSend } from './conversation.js';
 import { PlanCheck } from './plan.js';
 import { SentPrescriptions } from './prescriptions.js';
 import { unreachable } from './connection.js';
@@ -20,6 +20,8 @@ export interface MemberDataOptions {
   /** The member's scope. */
   signal: AbortSignal;
   call: ScopedCall;
+  /** A keyed write that waits out a lost connection (the navigator's messages). */
+  send: KeyedSend;
   changed(): void;
   /** A record changed (its arrivals are noted in `seen` first). */
   recorded(previous: ConsultationView | undefined, record: ConsultationView): void;
@@ -143,9 +145,9 @@ export class MemberData {
 
   /** The member's conversation with the health navigator, made at first use. */
   get conversation(): Conversation {
-    const { memberId, call, changed } = this.#options;
+    const { memberId, send, changed } = this.#options;
     if (!memberId) throw noMember();
-    this.#conversation ??= new Conversation(call, memberId, changed);
+    this.#conversation ??= new Conversation(send, memberId, changed);
     return this.#conversation;
   }
 }

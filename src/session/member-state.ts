@@ -277,6 +277,16 @@ export class MemberState extends EventTarget {
     this.#connection.set(reachable ? 'online' : 'reconnecting');
   }
 
+  /** A request to the proxy found nothing to answer it: the connection is lost unless one is answered soon. */
+  requestFailed(): void {
+    this.#connection.requestFailed();
+  }
+
+  /** A request to the proxy was answered. */
+  requestAnswered(): void {
+    this.#connection.requestAnswered();
+  }
+
   /** Checks the connection now (the browser says it is online again). */
   reconnect(): void {
     this.#connection.reconnect();
@@ -329,6 +339,7 @@ export class MemberState extends EventTarget {
       memberId,
       signal: this.#scope.signal,
       call: (run) => this.#connection.call(run),
+      send: (run, signal) => writes.keyedWrite(this.#connection, run, signal),
       changed: () => this.#changed(),
       recorded: (previous, record) => this.#recorded(previous, record),
       listSettled: () => this.#delivery.schedule(),

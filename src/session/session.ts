@@ -17,7 +17,7 @@ import { Announcer } from './announcer.js';
 import { LiveUpdates } from './live-updates.js';
 import { MemberScope } from './member-scope.js';
 import { MemberState, type Eligibility, type MemberStateOptions } from './member-state.js';
-import { endOnProxy, signInThroughOutage } from './sign-in-request.js';
+import { endOnProxy, hostSignInUnreachable, signInThroughOutage, throughOutage } from './sign-in-request.js';
 
 export type { SessionGrant };
 /** The member as the proxy describes them. */
@@ -41,6 +41,9 @@ export interface SessionOptions {
   /** The member state's polling timer (tests record the waits). */
   pollTimer?: MemberStateOptions['timer'];
 }
+
+/** A gateway's answer when the proxy or the service behind it does not answer. */
+const GATEWAY_FAILURES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** A grant, with its expiry in ms and whether it was fetched because the proxy refused the one before. */
 type Grant = SessionGrant & { expiresAtMs: number; afterRefusal: boolean };
@@ -167,7 +170,16 @@ export class SessionManager extends EventTarget {
    * earlier refusal ends the session (S8): the next step would be a loop.
    */
   async #fetch(input: string, init: RequestInit = {}): Promise<Response> {
-    const response = await this.#fetchImpl(input, init);
+    let response: Response;
+    try {
+      response = await this.#fetchImpl(input, init);
+    } catch (error) {
+      // Nothing answered (not a request called off): the first sign of a lost connection.
+      if (!(error instanceof DOMException && error.name === 'AbortError')) this.state.requestFailed();
+      throw error;
+    }
+    if (GATEWAY_FAILURES.has(response.status)) this.state.requestFailed();
+    else this.state.requestAnswered();
     const sent = new Headers(init.headers).get('authorization')?.replace(/^Bearer\s+/i, '');
     const grant = this.#grant;
     if (sent && grant && sent === grant.token) {
@@ -228,6 +240,9 @@ export class SessionManager extends EventTarget {
     this.#live.resume(true);
   }
 
+  /** Why the last sign-in failed, while the status is `error`. */
+  #failure: unknown;
+
   /** Counts `configure()` calls: a sign-in answers only the configuration it was asked under. */
   #configuration = 0;
 
@@ -249,6 +264,42 @@ export class SessionManager extends EventTarget {
     this.#setStatus('idle');
     return this.ready();
   }
+
+  /** How many elements follow the session: the browser's `online` and `offline` are heard while any does. */
+  #followers = 0;
+
+  /**
+   * The browser's word on the network, heard while an element follows the session (answers the
+   * function that stops): `offline` shows the one "Reconnecting…" notice at once, `online` checks
+   * the connection at once instead of at the next wait.
+   */
+  follow(): () => void {
+    if (++this.#followers === 1 && typeof window !== 'undefined') {
+      window.addEventListener('offline', this.#onOffline);
+      window.addEventListener('online', this.#onOnline);
+    }
+    let following = true;
+    return () => {
+      if (!following) return;
+      following = false;
+      if (--this.#followers === 0 && typeof window !== 'undefined') {
+        window.removeEventListener('offline', this.#onOffline);
+        window.removeEventListener('online', this.#onOnline);
+      }
+    };
+  }
+
+  #onOffline = (): void => {
+    // An ended session shows its own notice, and a new sign-in says whether it got through.
+    if (this.status !== 'expired') this.state.setReachable(false);
+  };
+
+  #onOnline = (): void => {
+    // With a member, one cheap read says whether the service answers; a sign-in waiting out the
+    // outage tries again by itself; otherwise there is nothing to check.
+    if (this.state.member) this.state.reconnect();
+    else if (this.status !== 'signing-in') this.state.setReachable(true);
+  };
 
   /**
    * Keeps the member's consultations current while anyone shows them: the live stream is open,
@@ -274,6 +325,9 @@ export class SessionManager extends EventTarget {
       this.#setStatus('error');
       return Promise.reject(this.#blockedByPolicy);
     }
+    // A sign-in that failed is tried again from a "Try again" (`retry()`) or `configure()`, not by
+    // every call or reconnecting stream meanwhile: each would make the elements' notices come and go.
+    if (this.status === 'error' && this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.status === 'expired')
       return Promise.reject(
         new ApiError({
@@ -294,16 +348,21 @@ export class SessionManager extends EventTarget {
   }
 
   async #attemptSignIn(configuration: number): Promise<Grant> {
+    this.#failure = undefined;
+    const current = () => configuration === this.#configuration;
+    const unreachable = () => this.state.setReachable(false);
     try {
-      const grant = this.#options.signIn
-        ? await this.#options.signIn()
+      const { signIn } = this.#options;
+      const grant = signIn
+        ? // A host's own sign-in waits out an outage as the session's request does.
+          await throughOutage(() => signIn(), { outage: hostSignInUnreachable, current, unreachable })
         : await signInThroughOutage({
             url: this.#sessionUrl(),
             fetch: this.#fetchImpl,
             ownFetch: Boolean(this.#options.fetch),
             body: this.#options.signInBody ?? {},
-            unreachable: () => this.state.setReachable(false),
-            current: () => configuration === this.#configuration,
+            unreachable,
+            current,
           });
       // Configured again meanwhile (another endpoint or sign-in): this grant is for the old one.
       if (configuration !== this.#configuration) return await this.#signIn();
@@ -327,6 +386,7 @@ export class SessionManager extends EventTarget {
       // A host's own tokenProvider may throw its own error with `status: 401`: that ends the session too.
       const unauthorized = (error as { status?: unknown } | null)?.status === 401;
       this.#grant = undefined;
+      if (!unauthorized) this.#failure = error;
       this.#setStatus(unauthorized ? 'expired' : 'error', unauthorized ? 'refused' : undefined);
       throw error;
     }

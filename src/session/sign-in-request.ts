@@ -47,26 +47,74 @@ export interface SignInRequest {
  * gets through or the session is configured again or signed out.
  */
 export async function signInThroughOutage(request: SignInRequest): Promise<SessionGrant> {
+  return throughOutage(
+    // A restarting proxy is tried a few times at once; an outage then once per wait.
+    (failures) => requestSession(request, failures === 0 ? SIGN_IN_RETRIES : 0),
+    {
+      outage: unreachable,
+      current: () => request.current(),
+      unreachable: (error) => {
+        request.unreachable();
+        const { status, code } = error as ApiError;
+        // A CORS refusal has said so already, naming the origin to allow.
+        if (code !== ORIGIN_REFUSED)
+          tellDeveloper('unreachable', new URL(request.url, globalThis.location?.href).href, status, code);
+      },
+    },
+  );
+}
+
+/** How a sign-in waits out an outage: what counts as one, whether it is still wanted, and who is told. */
+export interface OutageWait {
+  /** The failure is an outage (nothing answered, or a gateway's 502, 503 or 504), not a refusal. */
+  outage(error: unknown): boolean;
+  /** Whether the session still wants this sign-in. */
+  current(): boolean;
+  /** Told at each failure that is an outage. */
+  unreachable(error: unknown): void;
+}
+
+/**
+ * Tries `attempt` until it answers: an outage is waited out (2 s, doubling up to 30 s, or until the
+ * browser says it is online again) and tried again; any other failure, or a sign-in no longer
+ * wanted, is thrown.
+ */
+export async function throughOutage<T>(
+  attempt: (failures: number) => Promise<T>,
+  wait: OutageWait,
+): Promise<T> {
   for (let failures = 0; ; failures++) {
     try {
-      // A restarting proxy is tried a few times at once; an outage then once per wait.
-      return await requestSession(request, failures === 0 ? SIGN_IN_RETRIES : 0);
+      return await attempt(failures);
     } catch (error) {
-      if (!unreachable(error) || !request.current()) throw error;
-      request.unreachable();
-      const { status, code } = error as ApiError;
-      // A CORS refusal has said so already, naming the origin to allow.
-      if (code !== ORIGIN_REFUSED)
-        tellDeveloper('unreachable', new URL(request.url, globalThis.location?.href).href, status, code);
+      if (!wait.outage(error) || !wait.current()) throw error;
+      wait.unreachable(error);
       // The next try after the wait, or as soon as the browser says it is online again.
       await new Promise((resolve) => {
         setTimeout(resolve, backoffDelay(failures, OUTAGE_WAIT, Math.random));
         globalThis.addEventListener?.('online', resolve, { once: true });
       });
-      if (!request.current()) throw error;
+      if (!wait.current()) throw error;
     }
   }
 }
+
+/**
+ * A host's own sign-in (`tokenProvider`) failed as an outage does: the browser is offline, its
+ * fetch found nothing to answer (a `TypeError`, as fetch throws then), or its error carries a
+ * gateway's status (502, 503, 504) or the client's own unreachable error. Anything else (a refusal,
+ * a bug) is a failure the member is told of, with "Try again".
+ */
+export function hostSignInUnreachable(error: unknown): boolean {
+  if (unreachable(error)) return true;
+  if (globalThis.navigator?.onLine === false) return true;
+  const status = (error as { status?: unknown } | null)?.status;
+  if (status === 502 || status === 503 || status === 504) return true;
+  return error instanceof TypeError && FETCH_FAILED.test(error.message);
+}
+
+/** What fetch's TypeError says when nothing answered, in Chromium, Firefox and Safari. */
+const FETCH_FAILED = /failed to fetch|networkerror|load failed|network connection was lost/i;
 
 /** How long to wait before sign-in attempt `retry + 2`: the proxy's Retry-After, else a backoff. */
 function signInDelay(retry: number, response?: Response): number {

@@ -459,3 +459,77 @@ describe('a member switch: no element keeps a copy of the previous member', () =
     expect(leftovers(words), 'once sam’s data has arrived').to.deep.equal([]);
   });
 });
+
+describe('sign-out leaves no draft', () => {
+  beforeEach(() => sessionStorage.clear());
+  afterEach(() => sessionStorage.clear());
+
+  /** The four boxes a member types health text into, each with the text area to type in. */
+  const BOXES = {
+    prescription: ['prescription-request', '#q-medicine'],
+    question: ['consult-form', 'textarea'],
+    followup: ['consult-thread', '[part=followup-input]'],
+    navigator: ['navigator-chat', '[part=input]'],
+  } as const;
+  type Box = keyof typeof BOXES;
+
+  /** The orders typed in: each box first once, and the issue's own (prescription, question, navigator). */
+  const ORDERS: Box[][] = [
+    ['prescription', 'question', 'navigator', 'followup'],
+    ['question', 'followup', 'navigator', 'prescription'],
+    ['navigator', 'prescription', 'followup', 'question'],
+    ['followup', 'question', 'prescription', 'navigator'],
+  ];
+
+  it('whatever was typed, in what order, signed out at once or a second later: nothing stays, then or 10 s later', async function () {
+    this.timeout(60_000);
+    // Every write of a draft after a sign-out, however late: the draft came back.
+    const writesAfterSignOut: string[] = [];
+    let signedOut = false;
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key: string, value: string) {
+      if (signedOut && key.includes(':draft:')) writesAfterSignOut.push(`${key}: ${value}`);
+      return setItem.call(this, key, value);
+    };
+    const typedWords: string[] = [];
+    let firstSignOut = 0;
+    try {
+      for (const [run, order] of ORDERS.entries()) {
+        for (const wait of [0, 1000]) {
+          signedOut = false;
+          const { session, element: root } = await inSession<HTMLElement>(html`
+            <div>
+              <prescription-request .survey=${SURVEY}></prescription-request>
+              <consult-form></consult-form>
+              <consult-thread consultation-id="cns_demo_alex_bp"></consult-thread>
+              <navigator-chat></navigator-chat>
+            </div>
+          `);
+          const words: string[] = [];
+          for (const box of order) {
+            const [tag, selector] = BOXES[box];
+            const word = `Zebrafinch-${box}-${run}-${wait}`;
+            words.push(word);
+            await typeInto(root.querySelector(tag)!, selector, `${word} about my anxiety`);
+          }
+          typedWords.push(...words);
+          if (wait) await aTimeout(wait);
+          session.signOut();
+          signedOut = true;
+          firstSignOut ||= performance.now();
+          expect(leftovers(words), `${order.join(', ')}, signed out after ${wait} ms`).to.deep.equal([]);
+          await settled();
+          expect(leftovers(words), `${order.join(', ')}, once the page has settled`).to.deep.equal([]);
+          // The page is left as the member left it: the next run is another visit in the same tab.
+          session.remove();
+        }
+      }
+      // 10 s after the first sign-out, nothing came back in any run.
+      await aTimeout(Math.max(0, firstSignOut + 10_000 - performance.now()));
+      expect(leftovers(typedWords), '10 s later').to.deep.equal([]);
+      expect(writesAfterSignOut, 'no draft written after a sign-out').to.deep.equal([]);
+    } finally {
+      Storage.prototype.setItem = setItem;
+    }
+  });
+});

@@ -86,13 +86,45 @@ async function chatSigningInAfter(failures: number) {
   return { element, attempts: () => attempts };
 }
 
-/** Sends `text` while the service fails, and waits for it to show as not sent. */
-async function failToSend(element: NavigatorChat, backend: DemoBackend, text: string): Promise<Element> {
-  await faults(backend, { errorRate: 1 });
+interface FailingMessages {
+  backend: DemoBackend;
+  /** Each message request: its idempotency key and the status it was answered. */
+  attempts: { idempotencyKey: string | null; status: number }[];
+  fail(on: boolean): void;
+}
+
+/**
+ * The navigator's messages answered with the proxy's own 500 while `fail(true)`: a failure that
+ * waiting does not mend, so a message shows "Not sent" with a retry. (An outage, a 502, 503, 504
+ * or no answer, makes it wait and go out by itself instead: test/browser/offline.test.ts.)
+ */
+function failingMessages(backend: DemoBackend = createDemoBackend()): FailingMessages {
+  let failing = false;
+  const attempts: FailingMessages['attempts'] = [];
+  const fetch: typeof backend.fetch = async (input, init) => {
+    const path = new URL(String(input instanceof Request ? input.url : input), location.href).pathname;
+    if (!MESSAGES.test(path) || init?.method !== 'POST') return backend.fetch(input, init);
+    const idempotencyKey = new Headers(init.headers).get('idempotency-key');
+    const problem = { type: 'about:blank', title: 'Internal error', status: 500, code: 'internal_error' };
+    const response = failing
+      ? new Response(JSON.stringify(problem), {
+          status: 500,
+          headers: { 'content-type': 'application/problem+json' },
+        })
+      : await backend.fetch(input, init);
+    attempts.push({ idempotencyKey, status: response.status });
+    return response;
+  };
+  return { backend: { ...backend, fetch }, attempts, fail: (on) => (failing = on) };
+}
+
+/** Sends `text` while the proxy fails, and waits for it to show as not sent. */
+async function failToSend(element: NavigatorChat, line: FailingMessages, text: string): Promise<Element> {
+  line.fail(true);
   await type(element, text);
   await sendKeys({ press: 'Enter' });
   await waitUntil(() => shadowText(element).includes('Not sent'), 'the failure shows', { timeout: 15000 });
-  await faults(backend, { errorRate: 0 });
+  line.fail(false);
   return element.shadowRoot!.querySelector('.message.failed')!;
 }
 
@@ -657,12 +689,13 @@ describe('<navigator-chat>', () => {
   describe('when a message cannot be sent', () => {
     it('keeps it as "Not sent" and delivers it once on retry, with the same idempotency key', async function () {
       this.timeout(20000);
-      const { element, backend } = await chatIn();
+      const line = failingMessages();
+      const { element } = await chatIn({ backend: line.backend });
       const errors: string[] = [];
       element.addEventListener('consult-error', (event) => errors.push(JSON.stringify(event.detail)));
       await ask(element, GENERAL);
 
-      await faults(backend, { errorRate: 1 });
+      line.fail(true);
       const text = 'How can I sleep better?';
       await type(element, text);
       await sendKeys({ press: 'Enter' });
@@ -676,7 +709,7 @@ describe('<navigator-chat>', () => {
       expect(errors[0]).not.to.contain('sleep');
       await expect(element).to.be.accessible();
 
-      await faults(backend, { errorRate: 0 });
+      line.fail(false);
       failed.querySelector<HTMLButtonElement>('[part~="retry-button"]')!.click();
       await waitUntil(() => replies(element).length === 3, 'the retried message is answered', {
         timeout: 5000,
@@ -684,7 +717,7 @@ describe('<navigator-chat>', () => {
       expect(shadowText(element)).not.to.contain('Not sent');
       expect(element.shadowRoot!.activeElement).to.equal(input(element));
 
-      const attempts = backend.sandbox.requests.filter((r) => r.method === 'POST' && MESSAGES.test(r.path));
+      const { attempts } = line;
       const failedAttempts = attempts.filter((r) => r.status >= 500);
       const delivered = attempts.filter((r) => r.status === 200);
       expect(failedAttempts.length).to.be.greaterThan(0);
@@ -697,9 +730,10 @@ describe('<navigator-chat>', () => {
 
     it('keeps focus in the composer when Retry is pressed from the keyboard', async function () {
       this.timeout(30000);
-      const { element, backend } = await chatIn();
+      const line = failingMessages();
+      const { element } = await chatIn({ backend: line.backend });
       await ask(element, GENERAL);
-      const failed = await failToSend(element, backend, 'How can I sleep better?');
+      const failed = await failToSend(element, line, 'How can I sleep better?');
       failed.querySelector<HTMLButtonElement>('[part~="retry-button"]')!.focus();
       await sendKeys({ press: 'Enter' });
       await element.updateComplete;
@@ -712,23 +746,26 @@ describe('<navigator-chat>', () => {
 
     it('keeps focus in the composer when a retried message fails again', async function () {
       this.timeout(40000);
-      const { element, backend } = await chatIn();
+      const line = failingMessages();
+      const { element } = await chatIn({ backend: line.backend });
       await ask(element, GENERAL);
-      const failed = await failToSend(element, backend, 'How can I sleep better?');
-      await faults(backend, { errorRate: 1 });
+      const failed = await failToSend(element, line, 'How can I sleep better?');
+      line.fail(true);
+      const attempts = line.attempts.length;
       failed.querySelector<HTMLButtonElement>('[part~="retry-button"]')!.focus();
       await sendKeys({ press: 'Enter' });
-      await waitUntil(() => shadowText(element).includes('Sending'), 'the message is sent again');
+      await waitUntil(() => line.attempts.length > attempts, 'the message is sent again');
       await waitUntil(() => shadowText(element).includes('Not sent'), 'it fails again', { timeout: 15000 });
-      await faults(backend, { errorRate: 0 });
+      line.fail(false);
       expect(hasFocus(element, input(element)), 'focus stays in the composer').to.equal(true);
     });
 
     it('leaves focus alone when Retry is pressed while focus is elsewhere', async function () {
       this.timeout(30000);
-      const { element, backend, session } = await chatIn();
+      const line = failingMessages();
+      const { element, session } = await chatIn({ backend: line.backend });
       await ask(element, GENERAL);
-      const failed = await failToSend(element, backend, 'How can I sleep better?');
+      const failed = await failToSend(element, line, 'How can I sleep better?');
       const outside = document.createElement('button');
       outside.textContent = 'Elsewhere on the page';
       session.before(outside);
@@ -743,18 +780,18 @@ describe('<navigator-chat>', () => {
 
     it('keeps an unsent message through a reload, back in the composer', async function () {
       this.timeout(20000);
-      const backend = createDemoBackend();
-      const first = await chatIn({ backend });
-      await faults(backend, { errorRate: 1 });
+      const line = failingMessages();
+      const first = await chatIn({ backend: line.backend });
+      line.fail(true);
       await type(first.element, 'Is coffee bad for me?');
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => shadowText(first.element).includes('Not sent'), 'the failure shows', {
         timeout: 15000,
       });
-      await faults(backend, { errorRate: 0 });
+      line.fail(false);
       first.session.remove();
 
-      const second = await chatIn({ backend });
+      const second = await chatIn({ backend: line.backend });
       await second.element.updateComplete;
       expect(input(second.element).value).to.equal('Is coffee bad for me?');
     });

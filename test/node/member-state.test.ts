@@ -413,21 +413,57 @@ describe('the member state', () => {
     });
 
     it('keeps a message that could not be sent, and its retry uses the same key', async () => {
-      const session = signedIn();
+      // The proxy's own 500: a failure that waiting does not mend (an outage waits instead, below).
+      let failing = false;
+      const session = signedIn('alex', {
+        fetch: (input, init) =>
+          failing && init?.method === 'POST' && String(input).endsWith('/messages')
+            ? Promise.resolve(
+                new Response(
+                  JSON.stringify({ title: 'Internal error', status: 500, code: 'internal_error' }),
+                  {
+                    status: 500,
+                    headers: { 'content-type': 'application/problem+json' },
+                  },
+                ),
+              )
+            : fetch(input, init),
+      });
       await session.ready();
       const conversation = session.state.conversation;
       await conversation.send('Hello');
-      await proxy.sandbox.control('/faults', { errorRate: 1 });
+      failing = true;
       await assert.rejects(conversation.send('Is a cold contagious?'));
       const failed = conversation.messages.find((m) => m.text === 'Is a cold contagious?')!;
       assert.equal(failed.status, 'failed');
-      await proxy.sandbox.control('/faults', { errorRate: 0 });
+      failing = false;
       const since = proxy.mark();
       await conversation.retry(failed.key);
       const sent = conversation.messages.find((m) => m.text === 'Is a cold contagious?')!;
       assert.equal(sent.status, 'sent');
       assert.equal(sent.idempotencyKey, failed.idempotencyKey);
       assert.equal(proxy.upstreamCalls(since).filter((r) => r.path.endsWith('/messages')).length, 1);
+    });
+
+    it('waits to send a message while the service cannot be reached, and sends it once, with its key, when it is back', async () => {
+      const session = signedIn();
+      await session.ready();
+      const conversation = session.state.conversation;
+      await conversation.send('Hello');
+      await proxy.sandbox.control('/faults', { errorRate: 1 });
+      const since = proxy.mark();
+      const sending = conversation.send('Is a cold contagious?');
+      await eventually('reconnecting', () => session.state.connection === 'reconnecting' || undefined, 8000);
+      const waiting = conversation.messages.find((m) => m.text === 'Is a cold contagious?')!;
+      assert.equal(waiting.status, 'sending', 'it waits, not "not sent"');
+      await proxy.sandbox.control('/faults', { errorRate: 0 });
+      session.state.reconnect();
+      await sending;
+      const sent = conversation.messages.find((m) => m.text === 'Is a cold contagious?')!;
+      assert.equal(sent.status, 'sent');
+      const attempts = proxy.upstreamCalls(since).filter((r) => r.path.endsWith('/messages'));
+      assert.equal(new Set(attempts.map((r) => r.idempotencyKey)).size, 1, 'one key for every attempt');
+      assert.equal(attempts.filter((r) => r.status === 200).length, 1, 'sent once');
     });
 
     it('is gone when the member signs out, and a reply on its way lands nowhere', async () => {

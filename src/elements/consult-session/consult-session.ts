@@ -129,8 +129,12 @@ export class ConsultSession extends ConsultElement {
     this.emit(new ConsultUnreadChangedEvent({ count }));
   };
 
+  /** Stops hearing the browser's `online` and `offline` for the session. */
+  #unfollowBrowser?: () => void;
+
   override connectedCallback(): void {
     super.connectedCallback();
+    this.#unfollowBrowser = this.manager.follow();
     this.manager.addEventListener('status', this.#onStatus);
     this.manager.state.addEventListener('change', this.#onState);
     this.manager.state.addEventListener('answer', this.#onAnswer);
@@ -139,6 +143,7 @@ export class ConsultSession extends ConsultElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#unfollowBrowser?.();
     this.manager.removeEventListener('status', this.#onStatus);
     this.manager.state.removeEventListener('change', this.#onState);
     this.manager.state.removeEventListener('answer', this.#onAnswer);

@@ -282,6 +282,10 @@ export const styles = css`
   .notice button {
     margin-block-start: 0.75rem;
   }
+  button[aria-disabled='true'] {
+    cursor: progress;
+    opacity: 0.6;
+  }
   /* "Cancel sending" sits beside what it cancels, not across the card. */
   .cancel {
     justify-self: start;

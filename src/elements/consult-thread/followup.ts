@@ -85,7 +85,13 @@ export function followup(view: FollowupView): TemplateResult {
       <p id="followup-count" class="count">
         ${localize.t('used', { used: view.used, max: MAX_QUESTIONS_PER_CONSULTATION })}
       </p>
-      <button part="submit-button" class="primary" type="submit" ?disabled=${view.sending}>
+      <!-- Not disabled while sending: a disabled button drops the member's focus to the page. -->
+      <button
+        part="submit-button"
+        class="primary"
+        type="submit"
+        aria-disabled=${view.sending ? 'true' : 'false'}
+      >
         ${view.submitLabel}
       </button>
     </div>

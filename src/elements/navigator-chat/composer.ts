@@ -52,6 +52,10 @@ export interface ComposerView {
   draft: string;
   error: ComposerError | undefined;
   sending: boolean;
+  /** The send button's words: "Send", or "Waiting to send…" while a message waits for the connection. */
+  sendLabel: string;
+  /** "Cancel sending", while a message waits for the connection. */
+  cancelSend: TemplateResult | typeof nothing;
   onInput(event: InputEvent): void;
   onKeydown(event: KeyboardEvent): void;
   onSubmit(event: SubmitEvent): void;
@@ -88,8 +92,9 @@ export function composer(t: LocalizeController<'navigator'>, view: ComposerView)
       @keydown=${view.onKeydown}
     ></textarea>
     <button part="send-button" class="primary" type="submit" aria-disabled=${view.sending ? 'true' : 'false'}>
-      ${t.t('send')}
+      ${view.sendLabel}
     </button>
+    ${view.cancelSend}
     <div class="composer-notes">
       ${keyboard ? html`<p id="key-hint">${t.t('keyHint')}</p>` : nothing}
       ${

@@ -34,6 +34,8 @@ export interface ChatMessageOptions {
   emergencyNumber: string | undefined;
   /** A message is on its way: retries wait. */
   sending: boolean;
+  /** While the message on its way waits for the connection: the words that say so ("Waiting to send…"). */
+  waiting: string | undefined;
   /** The member's plan, once checked; the hand-off is offered only with one (or when it is unknown). */
   eligibility: Eligibility | 'unknown' | undefined;
   /** Where this reply's hand-off went, once the member chose it. */
@@ -52,6 +54,7 @@ export function chatMessage(
     language,
     emergencyNumber,
     sending,
+    waiting,
     eligibility,
     handedTo: handoff,
     onRetry,
@@ -86,7 +89,7 @@ export function chatMessage(
         : html`<p class="text" dir="auto">${m.text}</p>`
     }
     ${m.urgent && fromNavigator ? emergencyCall(emergencyNumber, t) : nothing}
-    ${m.status === 'sending' ? html`<p class="state">${t.t('sending')}</p>` : nothing}
+    ${m.status === 'sending' ? html`<p class="state">${waiting ?? t.t('sending')}</p>` : nothing}
     ${
       m.status === 'failed'
         ? html`<p class="state error">

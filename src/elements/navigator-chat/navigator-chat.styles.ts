@@ -211,6 +211,11 @@ export const styles = css`
     resize: vertical;
     min-block-size: 2.75rem;
   }
+  /* "Cancel sending" under the button it cancels. */
+  [part='composer'] .cancel {
+    grid-column: 1 / -1;
+    justify-self: end;
+  }
   .composer-notes {
     grid-column: 1 / -1;
     display: flex;

@@ -5,7 +5,8 @@ import { ApiError } from '../../client/errors.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
-import { LocalizeController, type Formatters } from '../shared/localize.js';
+import { LocalizeController, translate, type Formatters } from '../shared/localize.js';
+import { waitingToSend } from '../shared/send-label.js';
 import { preloadMarkdown } from '../shared/markdown.js';
 import type { ChatMessage, Conversation } from '../../session/conversation.js';
 import type { Eligibility, SessionManager } from '../../session/session.js';
@@ -182,7 +183,20 @@ export class NavigatorChat extends SessionElement {
     if (!conversation) return;
     this.composerError = undefined;
     this.draft = '';
-    void this.#deliver(conversation.send(text.trim(), this.#beforeReplies));
+    void this.#deliver(conversation.send(text.trim(), this.#beforeReplies), text.trim());
+  }
+
+  /** "Cancel sending": the message waiting for the connection leaves the chat, its text back in the composer. */
+  #cancelSend = (): void => {
+    this.#conversation?.cancel();
+    this.#focusInput();
+  };
+
+  /** A message waits for the connection: the words that say so, else undefined. */
+  get #waiting(): string | undefined {
+    return waitingToSend(this.memberState, this.#sending)
+      ? translate(this.localize.language, 'session', 'waitingToSend')
+      : undefined;
   }
 
   #retry(message: ChatMessage): void {
@@ -195,7 +209,7 @@ export class NavigatorChat extends SessionElement {
     // The retry button goes away as the message is sent again: focus stays in the element, in the composer.
     const hadFocus = Boolean(this.shadowRoot?.activeElement);
     // Sent now, so it moves to the end (its reply then follows it), with its key.
-    void this.#deliver(conversation.retry(message.key, this.#beforeReplies));
+    void this.#deliver(conversation.retry(message.key, this.#beforeReplies), message.text);
     if (hadFocus) this.#focusInput();
   }
 
@@ -205,11 +219,16 @@ export class NavigatorChat extends SessionElement {
     if (session && replies.some((m) => m.suggestsDoctor)) await this.#checkPlan(session);
   };
 
-  /** Waits for a message the conversation is delivering, and tells the page and the member what arrived. */
-  async #deliver(delivery: Promise<ChatMessage[]>): Promise<void> {
+  /**
+   * Waits for a message the conversation is delivering (`text`, the member's), and tells the page
+   * and the member what arrived.
+   */
+  async #deliver(delivery: Promise<ChatMessage[]>, text: string): Promise<void> {
     const state = this.memberState;
     const session = this.activeSession;
     if (!state || !session) return;
+    // The scope of the member who sent it: `state.signal` is the next member's once this one has gone.
+    const scope = state.signal;
     void preloadMarkdown();
     this.#persist();
     try {
@@ -224,10 +243,15 @@ export class NavigatorChat extends SessionElement {
         this.announce(number ? this.localize.t('urgentCall', { number }) : this.localize.t('urgent'), true);
       }
     } catch (error) {
-      if (state.signal.aborted) return;
+      if (scope.aborted) return;
+      // The member cancelled it while it waited for the connection: their words go back in the composer.
+      if (error instanceof DOMException && error.name === 'AbortError') {
+        this.draft = [text, this.draft].filter((t) => t.trim()).join('\n\n');
+        return;
+      }
       this.reportError(error, error instanceof ApiError ? error.operation : 'sendNavigatorMessage');
     } finally {
-      if (!state.signal.aborted) {
+      if (!scope.aborted) {
         if (this.composerError === 'wait') this.composerError = undefined;
         this.#persist();
       }
@@ -329,7 +353,8 @@ export class NavigatorChat extends SessionElement {
       </div>
       <div role="status">
         ${
-          this.#sending
+          // Waiting for the connection, nobody is typing: the message itself says it waits.
+          this.#sending && !this.#waiting
             ? html`<span part="typing" class="typing"
                 ><span class="dots" aria-hidden="true"><span></span><span></span><span></span></span>${t.t(
                   'typing',
@@ -365,6 +390,7 @@ export class NavigatorChat extends SessionElement {
       language: this.resolvedLanguage,
       emergencyNumber: this.activeSession?.emergencyNumber,
       sending: this.#sending,
+      waiting: this.#waiting,
       eligibility: this.#eligibility,
       handedTo: this.handoff?.key === m.key ? this.handoff.handedTo : undefined,
       onRetry: () => this.#retry(m),
@@ -377,6 +403,8 @@ export class NavigatorChat extends SessionElement {
       draft: this.draft,
       error: this.composerError,
       sending: this.#sending,
+      sendLabel: this.sendLabel(this.#sending, this.localize.t('send'), this.localize.t('send')),
+      cancelSend: this.renderCancelSend(this.#sending, this.#cancelSend),
       onInput: (event) => this.#onInput(event),
       onKeydown: (event) => this.#onKeydown(event),
       onSubmit: (event) => this.#onSubmit(event),

@@ -42,6 +42,7 @@ export class MemberController implements ReactiveController {
   #first?: Map<PropertyKey, unknown>;
   #followed?: SessionManager;
   #unwatch?: () => void;
+  #unfollowBrowser?: () => void;
   /** Whether a member was known at the last status: an ended session then tells the page. */
   #hadMember = false;
 
@@ -154,7 +155,10 @@ export class MemberController implements ReactiveController {
     this.#followed?.member.removeEventListener('change', this.#onMemberChange);
     this.#followed?.state.removeEventListener('change', this.#onState);
     this.#unwatch?.();
+    this.#unfollowBrowser?.();
     this.#followed = session;
+    // The browser's `offline` shows the session's one notice at once, while any element follows it.
+    this.#unfollowBrowser = session?.follow();
     session?.addEventListener('status', this.#onStatus);
     session?.member.addEventListener('change', this.#onMemberChange);
     session?.state.addEventListener('change', this.#onState);
