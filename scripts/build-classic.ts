@@ -8,7 +8,7 @@
 import { build, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES } from '../src/elements/shared/localize.js';
-import { minifyTemplates } from './minify-templates.js';
+import { minifyAgain, minifyTemplates } from './minify-templates.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const OTHER_LANGUAGES = LANGUAGES.filter((code) => code !== 'en');
@@ -71,14 +71,14 @@ async function classic(
     root,
     logLevel: 'warn',
     publicDir: false,
-    plugins,
+    plugins: [...plugins, minifyAgain({ module: false })],
     build: {
       outDir,
       emptyOutDir: false,
       sourcemap: outDir === DEFAULT_OUT_DIR,
       target: 'es2022',
       lib: { entry, formats: ['iife'], name: name ?? 'ConsultElementsLanguage', fileName: () => fileName },
-      rolldownOptions: { output: { minify: true } },
+      rolldownOptions: { output: { minify: true, comments: false } },
     },
   });
 }
@@ -94,7 +94,7 @@ export async function buildClassic(outDir = DEFAULT_OUT_DIR): Promise<void> {
   );
   await classic(
     outDir,
-    'src/classic/markdown.ts',
+    'src/elements/shared/marked-dompurify.ts',
     'consult-elements.classic.markdown.js',
     [],
     'ConsultElementsMarkdown',

@@ -13,7 +13,7 @@ import type { MarkdownLibraries } from '../elements/shared/markdown-libraries.js
 
 declare global {
   interface Window {
-    /** What consult-elements.classic.markdown.js leaves when it has run. */
+    /** What consult-elements.classic.markdown.js (src/elements/shared/marked-dompurify.ts) leaves when it has run. */
     ConsultElementsMarkdown?: Omit<MarkdownLibraries, 'trustedTypesPolicy'>;
   }
 }

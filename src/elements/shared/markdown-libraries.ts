@@ -1,6 +1,6 @@
 /**
- * Where the markdown renderer's two libraries come from: chunks of their own, imported on first
- * use. The classic script has no `import()`: its build puts src/classic/markdown-libraries.ts in
+ * Where the markdown renderer's two libraries come from: one chunk of their own
+ * (./marked-dompurify.ts), imported on first use. The classic script has no `import()`: its build puts src/classic/markdown-libraries.ts in
  * place of this module, which loads them from a classic file of their own.
  */
 import type { Marked } from 'marked';
@@ -14,9 +14,6 @@ export interface MarkdownLibraries {
 }
 
 export async function loadMarkdownLibraries(): Promise<MarkdownLibraries> {
-  const [{ Marked }, { default: createDOMPurify }] = await Promise.all([
-    import('marked'),
-    import('dompurify'),
-  ]);
+  const { Marked, createDOMPurify } = await import('./marked-dompurify.js');
   return { Marked, createDOMPurify };
 }
