@@ -41,14 +41,15 @@ export function minifyAgain({ module }: { module: boolean }): Plugin {
             ecma: 2020,
             compress: { passes: 2 },
             format: { comments: false },
+            // The map from the sources to terser's output, through the bundler's.
             ...(chunk.map && {
-              sourceMap: { content: JSON.stringify(chunk.map), asObject: true },
+              sourceMap: { content: JSON.stringify(chunk.map), includeSources: true, asObject: true },
             }),
           });
           if (result.code === undefined) continue;
           chunk.code = result.code + mapComment;
           if (chunk.map && result.map && typeof result.map === 'object') {
-            const map = { ...chunk.map, ...result.map, file: chunk.map.file };
+            const map = { ...result.map, file: chunk.map.file };
             Object.assign(chunk.map, map);
             if (mapAsset?.type === 'asset') mapAsset.source = JSON.stringify(map);
           }
