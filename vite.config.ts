@@ -1,14 +1,14 @@
 import { defineConfig } from 'vite';
 import { chunkGraphPlugin } from './scripts/chunk-graph.js';
-import { minifyTemplates } from './scripts/minify-templates.js';
+import { minifyAgain, minifyTemplates } from './scripts/minify-templates.js';
 
 // The browser files a partner serves: the script-tag entry (a small loader), one chunk per element,
-// the shared core, one chunk per language other than English, and marked + DOMPurify for answers.
+// the shared core, one chunk per language other than English, and marked + DOMPurify (one chunk) for answers.
 // Server code (proxy, sandbox) is not in them: test/node/bundle.test.ts fails if a server-side
 // library or a node: import reaches them, and test/node/bundle-budget.test.ts holds their weight.
 export default defineConfig({
   publicDir: false,
-  plugins: [minifyTemplates(), chunkGraphPlugin()],
+  plugins: [minifyTemplates(), chunkGraphPlugin(), minifyAgain({ module: true })],
   build: {
     outDir: 'dist/browser',
     emptyOutDir: true,
@@ -26,6 +26,8 @@ export default defineConfig({
         // Library mode leaves ES output unminified for downstream bundlers (vitejs/vite#5451); these
         // files go straight to browsers, so the bundler minifies them.
         minify: true,
+        // `@__PURE__` and other notes are for a bundler downstream; browsers only download them.
+        comments: false,
         // Chunks load relative to the entry, so the folder can be served from any path.
         chunkFileNames: 'chunks/[name]-[hash].js',
         // One core chunk for what every element shares (Lit, the base class, the session, the
@@ -36,11 +38,12 @@ export default defineConfig({
           groups: [
             {
               name: 'core',
-              // Only what it names: the strings and their localize stay with the loader, which reads them first.
+              // Only what it names: the strings and their localize stay with the loader, which reads
+              // them first; marked and DOMPurify are a chunk of their own, loaded with the first answer.
               test: (id: string) =>
-                /node_modules\/(lit|lit-html|lit-element|@lit|eventsource-parser)\/|@oxc-project\+runtime@|src\/(client|session|elements\/shared)\//.test(
+                /node_modules\/(lit|lit-html|lit-element|@lit)\/|@oxc-project\+runtime@|src\/(client|session|elements\/shared)\//.test(
                   id,
-                ) && !id.endsWith('/elements/shared/localize.ts'),
+                ) && !/\/elements\/shared\/(localize|marked-dompurify)\.ts$/.test(id),
               includeDependenciesRecursively: false,
             },
           ],

@@ -1,13 +1,14 @@
 /**
  * The classic-script build, after `vite build`: `dist/browser/consult-elements.classic.js` (every
- * element and the English strings, one file that needs no `import()`), and one
- * `consult-elements.classic.<code>.js` per other language, each a classic script that registers its
- * strings. Part of `npm run build`; test/node/bundle-budget.test.ts holds their weight.
+ * element and the English strings, one file that needs no `import()`),
+ * `consult-elements.classic.markdown.js` (marked and DOMPurify, which the first loads beside itself
+ * when it first shows an answer), and one `consult-elements.classic.<code>.js` per other language,
+ * each a classic script that registers its strings. Part of `npm run build`; test/node/bundle-budget.test.ts holds their weight.
  */
 import { build, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES } from '../src/elements/shared/localize.js';
-import { minifyTemplates } from './minify-templates.js';
+import { minifyAgain, minifyTemplates } from './minify-templates.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const OTHER_LANGUAGES = LANGUAGES.filter((code) => code !== 'en');
@@ -29,6 +30,17 @@ const languagesFromTheirOwnFiles: Plugin = {
   load(id) {
     const code = /^\0classic-language:([a-z]{2})$/.exec(id)?.[1];
     return code ? `export default { $code: ${JSON.stringify(code)} };` : undefined;
+  },
+};
+
+/** In the classic file, marked and DOMPurify come from a classic file of their own, with the first answer. */
+const markdownFromItsOwnFile: Plugin = {
+  name: 'consult-classic-markdown',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source.endsWith('/markdown-libraries.js') && importer?.endsWith('shared/markdown.ts'))
+      return `${root}src/classic/markdown-libraries.ts`;
+    return undefined;
   },
 };
 
@@ -59,14 +71,14 @@ async function classic(
     root,
     logLevel: 'warn',
     publicDir: false,
-    plugins,
+    plugins: [...plugins, minifyAgain({ module: false })],
     build: {
       outDir,
       emptyOutDir: false,
       sourcemap: outDir === DEFAULT_OUT_DIR,
       target: 'es2022',
       lib: { entry, formats: ['iife'], name: name ?? 'ConsultElementsLanguage', fileName: () => fileName },
-      rolldownOptions: { output: { minify: true } },
+      rolldownOptions: { output: { minify: true, comments: false } },
     },
   });
 }
@@ -77,8 +89,15 @@ export async function buildClassic(outDir = DEFAULT_OUT_DIR): Promise<void> {
     outDir,
     'src/classic/classic.ts',
     'consult-elements.classic.js',
-    [languagesFromTheirOwnFiles, minifyTemplates()],
+    [languagesFromTheirOwnFiles, markdownFromItsOwnFile, minifyTemplates()],
     'ConsultElements',
+  );
+  await classic(
+    outDir,
+    'src/elements/shared/marked-dompurify.ts',
+    'consult-elements.classic.markdown.js',
+    [],
+    'ConsultElementsMarkdown',
   );
   for (const code of OTHER_LANGUAGES) {
     await classic(outDir, 'virtual:classic-language', `consult-elements.classic.${code}.js`, [
@@ -89,5 +108,7 @@ export async function buildClassic(outDir = DEFAULT_OUT_DIR): Promise<void> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildClassic();
-  console.log(`classic scripts: consult-elements.classic.js and ${OTHER_LANGUAGES.length} languages`);
+  console.log(
+    `classic scripts: consult-elements.classic.js, its markdown file and ${OTHER_LANGUAGES.length} languages`,
+  );
 }

@@ -10,6 +10,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
 import { STRICT_CSP } from '../../demo/server.js';
+import { ConsultClient } from '../../src/client/client.js';
+import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
 
 /** A page that cannot load modules: the classic script, and German from its own classic file. */
 const CLASSIC_PAGE = (order: 'language first' | 'language last') => {
@@ -19,6 +21,14 @@ const CLASSIC_PAGE = (order: 'language first' | 'language last') => {
 ${order === 'language first' ? german + elements : elements + german}</head>
 <body><consult-session endpoint="/consult" lang="de"><consult-form></consult-form></consult-session></body></html>`;
 };
+
+/** An answer in markdown, and a classic page that shows its consultation. */
+const MARKDOWN_ANSWER = 'Rest **well** and drink water.\n\n- Ibuprofen with food\n- See a doctor if it lasts';
+let answeredId = '';
+const CLASSIC_ANSWER_PAGE =
+  () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Portal</title>
+<link rel="icon" href="data:,"><script src="/assets/consult-elements.classic.js" defer></script></head>
+<body><consult-session endpoint="/consult"><consult-thread consultation-id="${answeredId}"></consult-thread></consult-session></body></html>`;
 
 const PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Portal</title>
 <script type="module" src="/assets/consult-elements.js"></script></head>
@@ -34,9 +44,23 @@ describe('the script-tag entry in Chromium', () => {
         '/portal': PAGE,
         '/classic': CLASSIC_PAGE('language last'),
         '/classic-language-first': CLASSIC_PAGE('language first'),
+        '/classic-answer': CLASSIC_ANSWER_PAGE,
       },
       { classic: true, pageHeaders: { 'content-security-policy': STRICT_CSP } },
     );
+    const upstream = new ConsultClient({ baseUrl: portal.sandbox.url, apiKey: DEFAULT_API_KEY });
+    const [alex] = await upstream.searchUsersByQuery('alex');
+    assert.ok(alex, 'the sandbox has alex');
+    ({ consultationId: answeredId } = await upstream.createConsultation({
+      userId: alex.id,
+      questions: ['My head hurts, what can I do?'],
+    }));
+    const answered = await fetch(`${portal.sandbox.url}/_sandbox/consultations/${answeredId}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answer: MARKDOWN_ANSWER }),
+    });
+    assert.equal(answered.status, 200, 'the answer was given');
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
 
@@ -100,19 +124,50 @@ describe('the script-tag entry in Chromium', () => {
       await page.goto(`${portal.url}${path}`);
       const submit = page.locator('consult-form [part~="submit-button"]');
       await submit.filter({ hasText: 'An eine Ärztin oder einen Arzt senden' }).waitFor({ timeout: 15_000 });
+      // Typeable with the main file and the language only: markdown comes later, if at all.
+      assert.deepEqual([...scripts].sort(), [
+        '/assets/consult-elements.classic.de.js',
+        '/assets/consult-elements.classic.js',
+      ]);
       const question = page.locator('consult-form textarea').first();
       await question.click();
       await question.pressSequentially('Seit zwei Wochen habe ich Kopfschmerzen.');
       await submit.click();
       await page.locator('consult-form consult-thread').waitFor({ timeout: 15_000 });
       assert.deepEqual(problems, []);
-      assert.deepEqual(scripts.sort(), [
-        '/assets/consult-elements.classic.de.js',
-        '/assets/consult-elements.classic.js',
-      ]);
       await page.close();
     });
   }
+
+  it('the classic script shows an answer as markdown, with marked and DOMPurify from their own classic file, under the strict policy', async () => {
+    const page = await browser.newPage();
+    const scripts: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    await page.goto(`${portal.url}/classic-answer`);
+    const bold = page.locator('consult-thread strong', { hasText: 'well' });
+    await bold.waitFor({ timeout: 15_000 });
+    for (const item of ['Ibuprofen with food', 'See a doctor if it lasts']) {
+      const listed = page.locator('consult-thread ul > li', { hasText: new RegExp(`^${item}$`) });
+      assert.equal(await listed.count(), 1, `"${item}" is an item of a list`);
+    }
+    const answerText = await page
+      .locator('consult-thread')
+      .evaluate((thread) => thread.shadowRoot!.textContent);
+    assert.doesNotMatch(answerText ?? '', /\*\*well\*\*/, 'no markdown left as text once rendered');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(scripts.sort(), [
+      '/assets/consult-elements.classic.js',
+      '/assets/consult-elements.classic.markdown.js',
+    ]);
+    await page.close();
+  });
 
   for (const trustedTypes of ["trusted-types 'none'", 'trusted-types dompurify']) {
     it(`the classic script on a page that requires Trusted Types and allows no policy of Lit's (${trustedTypes}): says once what to add`, async () => {

@@ -19,6 +19,7 @@ import { noChange } from 'lit';
 import { AsyncDirective, directive } from 'lit/async-directive.js';
 import { hostOf, httpsUrl, withoutBidiControls } from './links.js';
 import { translate } from './localize.js';
+import { loadMarkdownLibraries } from './markdown-libraries.js';
 
 const ALLOWED_TAGS = [
   'p',
@@ -69,10 +70,7 @@ let loading: Promise<Render> | undefined;
 let ready: Render | undefined;
 
 async function load(): Promise<Render> {
-  const [{ Marked }, { default: createDOMPurify }] = await Promise.all([
-    import('marked'),
-    import('dompurify'),
-  ]);
+  const { Marked, createDOMPurify, trustedTypesPolicy } = await loadMarkdownLibraries();
   // Own instances, so a partner's page-wide marked or DOMPurify settings are neither used nor changed.
   let labels = labelsFor('en');
   const marked = new Marked({
@@ -126,6 +124,7 @@ async function load(): Promise<Render> {
       ALLOW_DATA_ATTR: false,
       ALLOW_ARIA_ATTR: false,
       RETURN_DOM_FRAGMENT: true,
+      ...(trustedTypesPolicy && { TRUSTED_TYPES_POLICY: trustedTypesPolicy }),
     });
     // Code and tables scroll inside the answer; a keyboard must be able to scroll them too.
     for (const scroller of fragment.querySelectorAll<HTMLElement>('pre, table')) scroller.tabIndex = 0;
