@@ -1,11 +1,11 @@
 /**
  * The member's live event stream, `GET {endpoint}/events`: a fetch stream with the Authorization
- * header (never a token in a URL), parsed by src/session/event-stream-parser.ts, reopened after a drop with the
+ * header (never a token in a URL), parsed by eventsource-parser, reopened after a drop with the
  * client's jittered exponential backoff, asking the proxy to replay what it missed
  * (`Last-Event-ID`). The session owns one and opens it while anyone listens.
  */
+import { createParser } from 'eventsource-parser';
 import { backoffDelay } from '../client/retry.js';
-import { eventStreamParser } from './event-stream-parser.js';
 
 export interface EventStreamOptions {
   /** The stream's URL. */
@@ -113,10 +113,12 @@ export class EventStream {
   async #read(body: ReadableStream<Uint8Array>, stopped: AbortSignal, heard: () => void): Promise<void> {
     const pending: (Promise<void> | void)[] = [];
     let silent = true;
-    const feed = eventStreamParser((event) => {
-      if (event.id !== undefined) this.#lastEventId = event.id;
-      if (event.event === 'reset') return this.#options.onResync();
-      pending.push(this.#options.onEvent(event.event ?? 'message', event.data));
+    const parser = createParser({
+      onEvent: (event) => {
+        if (event.id !== undefined) this.#lastEventId = event.id;
+        if (event.event === 'reset') return this.#options.onResync();
+        pending.push(this.#options.onEvent(event.event ?? 'message', event.data));
+      },
     });
     const reader = body.getReader();
     const decoder = new TextDecoder();
@@ -128,7 +130,7 @@ export class EventStream {
         silent = false;
         heard();
       }
-      feed(decoder.decode(value, { stream: true }));
+      parser.feed(decoder.decode(value, { stream: true }));
     }
     await Promise.allSettled(pending);
   }
