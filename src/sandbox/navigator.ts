@@ -332,6 +332,19 @@ Intussen:
 - اطلب رعاية عاجلة إذا ساءت الحالة كثيرًا أو ظهرت أعراض جديدة.`,
 };
 
+/**
+ * The first paragraph of the symptom reply for a member whose plan includes no written questions
+ * to a doctor: the navigator does not offer what the member cannot do here.
+ */
+const SEE_YOUR_DOCTOR: Texts = {
+  en: `I can't tell what is causing this, but a doctor should look at it with you. Your plan does not include written questions to a doctor here, so please contact your own doctor or practice.`,
+  de: `Ich kann nicht sagen, woher das kommt, aber eine Ärztin oder ein Arzt sollte es sich mit Ihnen ansehen. Ihr Tarif enthält hier keine schriftlichen Fragen an Ärzte; wenden Sie sich bitte an Ihre Hausarztpraxis.`,
+  fr: `Je ne peux pas dire d’où cela vient, mais un médecin devrait l’examiner avec vous. Votre formule ne comprend pas de questions écrites à un médecin ici : contactez votre médecin traitant.`,
+  es: `No puedo saber qué lo causa, pero un médico debería verlo con usted. Su plan no incluye preguntas por escrito a un médico aquí; consulte a su médico o centro de salud.`,
+  nl: `Ik kan niet zeggen waar dit door komt, maar een arts zou er met u naar moeten kijken. Uw pakket bevat hier geen schriftelijke vragen aan een arts; neem contact op met uw eigen huisarts.`,
+  ar: `لا أستطيع معرفة سبب ذلك، لكن ينبغي أن ينظر فيه طبيب معك. خطتك لا تشمل أسئلة مكتوبة إلى طبيب هنا، لذا يُرجى التواصل مع طبيبك أو عيادتك.`,
+};
+
 const EMERGENCY_TEXT: Texts = {
   en: `**This may need urgent help.** If you or someone with you is in danger, call your local emergency number now (112 in Europe, 999 in the UK, 911 in North America).
 
@@ -373,11 +386,23 @@ export function navigatorGreeting(language?: string): string {
   return GREETING[languageOf(language)];
 }
 
-/** The navigator's reply to `message`, in the member's language. */
-export function navigatorRespond(message: string, language?: string): NavigatorResponse {
+/**
+ * The navigator's reply to `message`, in the member's language. A member whose plan includes no
+ * written questions to a doctor (`mayAskDoctor: false`) is told to see their own doctor instead.
+ */
+export function navigatorRespond(
+  message: string,
+  language?: string,
+  { mayAskDoctor = true }: { mayAskDoctor?: boolean } = {},
+): NavigatorResponse {
   const lang = languageOf(language);
   if (EMERGENCY.test(message)) return { text: EMERGENCY_TEXT[lang], suggestsDoctor: true, urgent: true };
-  if (SYMPTOM.test(message)) return { text: ASK_A_DOCTOR[lang], suggestsDoctor: true, urgent: false };
+  if (SYMPTOM.test(message)) {
+    if (mayAskDoctor) return { text: ASK_A_DOCTOR[lang], suggestsDoctor: true, urgent: false };
+    // The same advice for the meantime, after a first paragraph that offers nothing the plan lacks.
+    const meantime = ASK_A_DOCTOR[lang].slice(ASK_A_DOCTOR[lang].indexOf('\n\n'));
+    return { text: SEE_YOUR_DOCTOR[lang] + meantime, suggestsDoctor: true, urgent: false };
+  }
   const topic = TOPICS.find((t) => t.match.test(message));
   return { text: (topic?.text ?? GENERAL)[lang], suggestsDoctor: false, urgent: false };
 }

@@ -272,7 +272,10 @@ export class SandboxState extends SandboxAccounts {
     const createdAt = this.clock.nowIso();
     // The navigator answers in the member's language.
     const reply =
-      this.navigatorReplies.shift() ?? navigatorRespond(text, this.users.get(conversation.userId)?.language);
+      this.navigatorReplies.shift() ??
+      navigatorRespond(text, this.users.get(conversation.userId)?.language, {
+        mayAskDoctor: this.hasActiveSubscription(conversation.userId),
+      });
     const added: NavigatorMessage[] = [
       { messageId: newId('msg'), role: 'member', text, createdAt },
       {

@@ -752,6 +752,24 @@ describe("controls that change a member's world", () => {
     assert.match(own.text, /150 minutes/);
   });
 
+  it('offers a written question to a doctor only to a member whose plan includes it', async () => {
+    const reply = async (userId: string) => {
+      const { conversationId } = (
+        await sb.call('POST', `/v2/health-navigator/users/${userId}/conversations`, { body: {} })
+      ).body as { conversationId: string };
+      const answer = await sb.call('POST', '/v2/health-navigator/messages', {
+        body: { conversationId, message: 'I have had a headache and a fever since yesterday' },
+      });
+      return (answer.body as { messages: { text: string }[] }).messages[1]!.text;
+    };
+    // Alex has a plan; Sam has none (the demo's seed).
+    assert.match(await reply(alex), /You can ask a doctor in writing here/);
+    const sams = await reply(sam);
+    assert.doesNotMatch(sams, /ask a doctor in writing here/);
+    assert.match(sams, /Your plan does not include written questions to a doctor/);
+    assert.match(sams, /In the meantime/, 'the advice for the meantime stays');
+  });
+
   it('refuses controls with bad input or unknown records, naming what is wrong', async () => {
     const badStatus = await sb.call('POST', `/_sandbox/users/${alex}/status`, {
       body: { status: 'asleep' },
