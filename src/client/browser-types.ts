@@ -21,6 +21,9 @@ export interface SessionGrant {
   user: MemberView;
 }
 
+/** An intersection written as one object type, as the published declarations write it. */
+type OneObject<T> = { [K in keyof T]: T[K] };
+
 /** One of the member's subscriptions. */
 export type SubscriptionView = z.output<typeof views.SubscriptionView>;
 
@@ -42,7 +45,7 @@ export interface ConsultationMemory {
  * A consultation with its questions, answers and professionals as the upstream sends them, and
  * what the proxy remembers of it.
  */
-export type ConsultationView = z.output<typeof views.ConsultationView> & ConsultationMemory;
+export type ConsultationView = OneObject<z.output<typeof views.ConsultationView> & ConsultationMemory>;
 export type ConversationView = z.output<typeof views.ConversationView>;
 export type ReplyView = z.output<typeof views.ReplyView>;
 
@@ -88,9 +91,14 @@ export type MemberResponse<N extends MemberOperationName> = N extends keyof Reme
  * answering the proxy's view, and the proxy's own routes (docs/architecture.md 2.1). `<consult-session>`'s
  * `client` is one (src/session/session-client.ts).
  */
-export type BrowserClient = {
-  [N in keyof Pick<OperationDefinitions, MemberOperationName>]: OperationMethod<N, MemberResponse<N>>;
-} & {
+export type BrowserClient = OneObject<
+  {
+    [N in keyof Pick<OperationDefinitions, MemberOperationName>]: OperationMethod<N, MemberResponse<N>>;
+  } & BrowserClientProxyRoutes
+>;
+
+/** The proxy's own routes on the browser's client. */
+interface BrowserClientProxyRoutes {
   /**
    * The member has had `answers` answers of the consultation on screen. Optional: without it a
    * page keeps read marks for its tab only.
@@ -98,4 +106,4 @@ export type BrowserClient = {
   markConsultationSeen?(consultationId: string, answers: number, options?: RequestOptions): Promise<SeenView>;
   /** The prescription requests the proxy kept for the member, oldest first. */
   getPrescriptions?(options?: RequestOptions): Promise<KeptPrescription[]>;
-};
+}

@@ -86,9 +86,11 @@ describe('the member’s next visit, on another device', () => {
     // The next day, on another device.
     const second = await browser.newContext();
     const { page: again, violations } = await openPortal(second);
+    // A row's button names who, status, when and unread; its subject and preview sit beside it.
     const row = again
-      .locator('case-history [part~="item"]')
-      .filter({ hasText: /ears ring|fades within a day/ });
+      .locator('case-history li.row')
+      .filter({ hasText: /ears ring|fades within a day/ })
+      .locator('[part~="item"]');
     await row.locator('[part~="unread"]').waitFor({ timeout: 10_000 });
     assert.match((await row.textContent()) ?? '', /New answer/);
     await row.click();
@@ -108,8 +110,9 @@ describe('the member’s next visit, on another device', () => {
     const third = await browser.newContext();
     const { page: later } = await openPortal(third);
     const rowLater = later
-      .locator('case-history [part~="item"]')
-      .filter({ hasText: /ears ring|fades within a day/ });
+      .locator('case-history li.row')
+      .filter({ hasText: /ears ring|fades within a day/ })
+      .locator('[part~="item"]');
     await rowLater.waitFor({ timeout: 10_000 });
     assert.equal(await rowLater.locator('[part~="unread"]').count(), 0, 'read on the last visit');
     await third.close();
