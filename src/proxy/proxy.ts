@@ -174,7 +174,7 @@ function start(core: ProxyCore, registration: WebhookRegistration): ProxyControl
         (await core.upstream.searchUsersByQuery(uniqueId)).find((u) => u.uniqueId === uniqueId)?.id;
       if (!userId) return false;
       await endMemberSessions(core, userId);
-      // Signed out everywhere: none of the member's devices is told anything any more (S32).
+      // Signed out everywhere: none of the member's devices is told anything any more (S29).
       await removeAllSubscriptions(core, userId);
       return true;
     },

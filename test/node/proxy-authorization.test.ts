@@ -205,8 +205,17 @@ const TABLE: Row[] = [
   },
 ];
 
-/** Routes that are not member operations on a record: they have their own tests. */
-const NOT_RECORD_ROUTES = new Set(['/session', '/events', '/webhooks', '/healthz', '/readyz']);
+/** Routes that are not member operations on a record: they have their own tests (push: proxy-push.test.ts). */
+const NOT_RECORD_ROUTES = new Set([
+  '/session',
+  '/events',
+  '/webhooks',
+  '/healthz',
+  '/readyz',
+  '/push',
+  '/push/subscription',
+  '/push/sw.js',
+]);
 
 let proxy: TestProxy;
 let records: Records;

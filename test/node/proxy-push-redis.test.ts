@@ -1,5 +1,5 @@
 /**
- * S32 with two proxies sharing one Redis, as behind a load balancer: a device subscribed through
+ * S29 with two proxies sharing one Redis, as behind a load balancer: a device subscribed through
  * one instance is told of an answer whose webhook reached the other, and a sign-out through either
  * ends it for both.
  */

@@ -1,5 +1,5 @@
 /**
- * S30–S33: Web Push from the proxy. A push service stand-in on loopback receives what the proxy
+ * S27–S29: Web Push from the proxy. A push service stand-in on loopback receives what the proxy
  * sends with web-push and decrypts it with the subscription's own keys: the encryption, the VAPID
  * header, TTL and urgency are checked, and the payload is proven to hold no health text. Also:
  * who may subscribe whom, sign-out and member switch, a subscription the push service says is
@@ -85,7 +85,7 @@ after(async () => {
   await sandbox?.close();
 });
 
-describe('S30: a push says only that there is news', () => {
+describe('S27: a push says only that there is news', () => {
   it('an answer reaches the device encrypted for it, VAPID-signed, with TTL and urgency, and no health text', async () => {
     const token = await proxy.session('alex');
     const device = fakeSubscription(pushService.origin, 'alex-phone');
@@ -156,7 +156,7 @@ describe('S30: a push says only that there is news', () => {
   });
 });
 
-describe('S32: a subscription dies with its member’s sign-in, or its push service', () => {
+describe('S29: a subscription dies with its member’s sign-in, or its push service', () => {
   it('a subscription the push service says is gone (410) is forgotten', async () => {
     const token = await proxy.session('alex');
     const gone = fakeSubscription(pushService.origin, 'alex-old-phone');
@@ -227,7 +227,7 @@ async function subscriptionsFor(uniqueId: string) {
   return subscriptionsIn(userId);
 }
 
-describe('S31: only a well-formed subscription to a browser’s push service, for the member themselves', () => {
+describe('S28: only a well-formed subscription to a browser’s push service, for the member themselves', () => {
   const valid = () => fakeSubscription(pushService.origin, 'valid').json;
   const cases: [string, (body: ReturnType<typeof valid>) => unknown, string][] = [
     ['no keys', ({ keys: _keys, ...rest }) => rest, 'keys'],

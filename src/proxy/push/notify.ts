@@ -1,5 +1,5 @@
 /**
- * Which changes of a consultation reach the member's devices, and sending them (S30). A push says
+ * Which changes of a consultation reach the member's devices, and sending them (S27). A push says
  * only that there is news: `answer` when a professional answered a question of it (each answer
  * once), `closed` when the service closed it (no follow-up is possible any more). Being claimed is
  * not worth waking a phone for, and a cancellation is the member's own doing.

@@ -1,5 +1,5 @@
 /**
- * Web Push from the proxy (docs/security.md S30–S33): the member's devices are told that a
+ * Web Push from the proxy (docs/security.md S27–S29): the member's devices are told that a
  * professional answered, with nothing of the consultation but its id.
  */
 import type { PushPayload, PushSender } from './send.js';

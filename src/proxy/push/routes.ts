@@ -1,5 +1,5 @@
 /**
- * The member's own push routes (S31): `GET {base}/push` (whether push is on, and the key to
+ * The member's own push routes (S28): `GET {base}/push` (whether push is on, and the key to
  * subscribe with), `PUT {base}/push/subscription` (this device's subscription, for the member the
  * widget token names, never another) and `DELETE {base}/push/subscription` (this device's, at
  * sign-out). Nothing is stored unless the whole body is valid.

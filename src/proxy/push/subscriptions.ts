@@ -2,7 +2,7 @@
  * The member's push subscriptions, kept in the proxy's store (so every instance sharing it sends
  * to them): one list per member, and for each endpoint the one member it belongs to. A browser's
  * subscription belongs to whoever subscribed it last: when another member signs in on the device
- * and subscribes, it is taken from the member before (S31).
+ * and subscribes, it is taken from the member before (S28).
  */
 import * as z from 'zod/mini';
 import { ProblemError } from '../../server/problems.js';
@@ -56,7 +56,7 @@ export const EndpointBody = z.strictObject({
 
 const LOOPBACK = /^(127(?:\.\d{1,3}){3}|\[::1\]|localhost)$/;
 
-/** Why `endpoint` is not one this proxy posts to, or undefined when it is (S31). */
+/** Why `endpoint` is not one this proxy posts to, or undefined when it is (S28). */
 export function endpointRefusal(endpoint: string, push: PushOptions): string | undefined {
   let url: URL;
   try {

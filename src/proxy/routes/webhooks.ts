@@ -144,7 +144,7 @@ export function webhookRoutes(core: ProxyCore) {
           throw error;
         }
         // The member's devices hear that there is news (never what it is), once per change, while
-        // the service's delivery is answered: a slow push service never delays it (S30).
+        // the service's delivery is answered: a slow push service never delays it (S27).
         void notifyMember(core, consultation);
       });
     } catch (error) {
