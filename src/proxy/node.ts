@@ -7,6 +7,7 @@ import { isIP, type AddressInfo, type BlockList } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import type { ProxyEnv } from './context.js';
 import { installProxy, type ConsultProxy } from './proxy.js';
+import { builtPushWorker } from './push/worker-file.node.js';
 import { pooledFetch } from './upstream-fetch.node.js';
 import { trustedProxyList } from './trusted-proxies.node.js';
 
@@ -88,6 +89,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     clientAddress: socketAddress,
     ...options,
     ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
+    // The push worker is served beside the proxy when the package has it built.
+    ...(options.push && options.push.serviceWorker === undefined
+      ? { push: { ...options.push, serviceWorker: builtPushWorker() } }
+      : {}),
   });
   const proxy: ConsultProxy = Object.assign(scoped, controls);
   await options.extend?.(app);

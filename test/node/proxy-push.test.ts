@@ -328,4 +328,22 @@ describe('S28: only a well-formed subscription to a browser’s push service, fo
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { publicKey: VAPID.publicKey });
   });
+
+  it('GET /push/sw.js serves the service worker, with no token, and may control the portal’s pages', async () => {
+    const serving = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      push: { vapid: VAPID, serviceWorker: '/* the worker */' },
+    });
+    try {
+      const response = await serving.call('GET', '/push/sw.js');
+      assert.equal(response.status, 200);
+      assert.equal(response.text, '/* the worker */');
+      assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
+      assert.equal(response.headers.get('service-worker-allowed'), '/');
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    } finally {
+      await serving.close();
+    }
+  });
 });

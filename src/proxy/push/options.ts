@@ -31,6 +31,12 @@ export interface PushOptions {
   /** More push service hosts to accept (a name, or `.example.com` for every name under it). */
   endpointHosts?: readonly string[];
   /**
+   * The service worker's code, served at `{base}/push/sw.js` (a worker must come from the page's
+   * origin). The Node entry reads the package's own `dist/browser/consult-push-sw.js`; elsewhere,
+   * give it, or host that file yourself (README "Notifications"). Without it, that path is a 404.
+   */
+  serviceWorker?: string | undefined;
+  /**
    * Sends one message. Default: the `web-push` library (Node; install it beside the package),
    * loaded on the first notification. An edge runtime gives its own.
    */

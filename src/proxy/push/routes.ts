@@ -25,26 +25,40 @@ export function pushRoutes(core: ProxyCore) {
     if (!push) throw ProblemError.notFound('Notifications are not configured on this proxy.');
     return push;
   };
-  return new Hono<ProxyEnv>()
-    .get('/push', auth, () => {
-      const push = configured();
-      return json({ publicKey: push.vapid.publicKey, ...(push.page ? { page: push.page } : {}) });
-    })
-    .put('/push/subscription', auth, async (c) => {
-      const push = configured();
-      const body = parseSubscription(await readUtf8(c), push);
-      await addSubscription(core, member(c).userId, {
-        endpoint: body.endpoint,
-        keys: body.keys,
-        lang: body.lang ?? 'en',
-        at: Date.now(),
-      });
-      return noContent();
-    })
-    .delete('/push/subscription', auth, async (c) => {
-      configured();
-      const { endpoint } = parseSmallJson(await readUtf8(c), EndpointBody);
-      await removeSubscription(core, member(c).userId, endpoint);
-      return noContent();
-    });
+  return (
+    new Hono<ProxyEnv>()
+      .get('/push', auth, () => {
+        const push = configured();
+        return json({ publicKey: push.vapid.publicKey, ...(push.page ? { page: push.page } : {}) });
+      })
+      // Fetched by the browser's service worker registration, which carries no token.
+      .get('/push/sw.js', () => {
+        const code = configured().serviceWorker;
+        if (code === undefined) throw ProblemError.notFound('The push service worker is not served here.');
+        return new Response(code, {
+          headers: {
+            'content-type': 'text/javascript; charset=utf-8',
+            // It may control the portal's pages, whatever path the proxy is mounted at.
+            'service-worker-allowed': '/',
+          },
+        });
+      })
+      .put('/push/subscription', auth, async (c) => {
+        const push = configured();
+        const body = parseSubscription(await readUtf8(c), push);
+        await addSubscription(core, member(c).userId, {
+          endpoint: body.endpoint,
+          keys: body.keys,
+          lang: body.lang ?? 'en',
+          at: Date.now(),
+        });
+        return noContent();
+      })
+      .delete('/push/subscription', auth, async (c) => {
+        configured();
+        const { endpoint } = parseSmallJson(await readUtf8(c), EndpointBody);
+        await removeSubscription(core, member(c).userId, endpoint);
+        return noContent();
+      })
+  );
 }
