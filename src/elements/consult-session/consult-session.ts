@@ -60,6 +60,15 @@ export class ConsultSession extends ConsultElement {
    */
   @property({ attribute: 'emergency-number' }) emergencyNumber?: string;
 
+  /**
+   * The URL of the push service worker (the package's `consult-push-sw.js`, or `{endpoint}/push/sw.js`
+   * when the proxy serves it on the page's origin). With it, after the member sends a question, the
+   * elements offer "Tell me on this device when a doctor answers" (asking the browser only on a tap);
+   * signing out or another member signing in ends it on the device. Needs `push` on the proxy
+   * (README "Notifications").
+   */
+  @property({ attribute: 'push-worker' }) pushWorker?: string;
+
   /** The fetch used for every call. Default the global fetch. */
   @property({ attribute: false }) fetch?: typeof fetch;
 
@@ -151,6 +160,7 @@ export class ConsultSession extends ConsultElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('pushWorker')) this.manager.usePush(this.pushWorker?.trim() || undefined);
     if (changed.has('emergencyNumber'))
       this.manager.emergencyNumber = this.emergencyNumber?.trim() || undefined;
     if (changed.has('replyHours')) {
