@@ -8,7 +8,7 @@ import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController, translate } from '../shared/localize.js';
 import { PlaceController } from '../shared/place.js';
-import { PushOfferController } from '../shared/push-offer.js';
+import { PushOfferController } from './push-offer.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 import { configureThread, questionForm, refusalNotice, sentHere } from './form-view.js';

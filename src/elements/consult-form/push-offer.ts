@@ -11,9 +11,9 @@ import {
   type ReactiveControllerHost,
   type TemplateResult,
 } from 'lit';
-import type { PushDevice, PushOffer } from '../../session/push-device.js';
+import type { PushDevice, PushOffer } from '../../push/device.js';
 import type { SessionManager } from '../../session/session.js';
-import { translate } from './localize.js';
+import { translate } from '../shared/localize.js';
 
 export class PushOfferController implements ReactiveController {
   readonly #host: ReactiveControllerHost;
@@ -41,7 +41,7 @@ export class PushOfferController implements ReactiveController {
   }
 
   #refresh = async (): Promise<void> => {
-    const device = this.#session()?.push;
+    const device = await this.#session()?.pushDevice();
     if (device !== this.#device) {
       this.#device?.removeEventListener('change', this.#refresh);
       device?.addEventListener('change', this.#refresh);
