@@ -129,6 +129,12 @@ export interface ProxyOptions {
    * answers (README "Notifications"). Without it the push routes answer 404.
    */
   push?: PushOptions;
+  /**
+   * Lets members turn the service's own notifications (e-mail, text: `shouldNotify`) on or off for
+   * themselves at `{base}/service-notifications`; only that field of their user record is written.
+   * Default off (404).
+   */
+  serviceNotifications?: boolean;
 }
 
 export const DEFAULT_LIMITS: ProxyLimits = {

@@ -22,6 +22,7 @@ import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { memberRoutes } from './routes/member.js';
 import { pushRoutes } from './push/routes.js';
+import { serviceNotificationRoutes } from './push/service-notifications.js';
 import { removeAllSubscriptions } from './push/subscriptions.js';
 import { sessionRoutes } from './routes/session.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -119,6 +120,7 @@ function routeRequests(app: Hono<ProxyEnv>, core: ProxyCore): void {
   app.route('/', eventRoutes(core));
   app.route('/', memberRoutes(core));
   app.route('/', pushRoutes(core));
+  app.route('/', serviceNotificationRoutes(core));
   // Everything else does not exist for browsers (S4): no upstream call is made.
   app.all('*', () => {
     throw ProblemError.notFound('No such route.');

@@ -215,6 +215,7 @@ const NOT_RECORD_ROUTES = new Set([
   '/push',
   '/push/subscription',
   '/push/sw.js',
+  '/service-notifications',
 ]);
 
 let proxy: TestProxy;

@@ -347,3 +347,75 @@ describe('S28: only a well-formed subscription to a browser’s push service, fo
     }
   });
 });
+
+describe('S28: the service’s own notifications, only shouldNotify of the member’s own record', () => {
+  it('turned off and on by the member: one PUT of that field alone, nothing else of the record changed', async () => {
+    const allowing = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      serviceNotifications: true,
+    });
+    try {
+      const token = await allowing.session('alex');
+      const userId = (await store.get('user:alex')) ?? 'usr_demo_alex';
+      const before = structuredClone(sandbox.sandbox.state.users.get(userId)!);
+      assert.deepEqual((await allowing.call('GET', '/service-notifications', { token })).body, {
+        shouldNotify: null,
+      });
+      const mark = allowing.mark();
+      const off = await allowing.call('PUT', '/service-notifications', {
+        token,
+        body: { shouldNotify: false },
+      });
+      assert.equal(off.status, 200, off.text);
+      assert.deepEqual(off.body, { shouldNotify: false });
+      assert.deepEqual(
+        allowing.upstreamCalls(mark).map((call) => `${call.method} ${call.path}`),
+        [`PUT /user/${userId}`],
+      );
+      const after = sandbox.sandbox.state.users.get(userId)!;
+      assert.equal(after.shouldNotify, false);
+      assert.deepEqual(
+        { ...after, shouldNotify: before.shouldNotify },
+        before,
+        'nothing else of the record changed',
+      );
+      assert.deepEqual((await allowing.call('GET', '/service-notifications', { token })).body, {
+        shouldNotify: false,
+      });
+      await allowing.call('PUT', '/service-notifications', { token, body: { shouldNotify: true } });
+      assert.equal(sandbox.sandbox.state.users.get(userId)!.shouldNotify, true);
+    } finally {
+      await allowing.close();
+    }
+  });
+
+  it('any other field is a 400 with no upstream call; a proxy that does not allow it answers 404', async () => {
+    const allowing = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      serviceNotifications: true,
+    });
+    try {
+      const token = await allowing.session('noor');
+      const mark = allowing.mark();
+      for (const body of [
+        { shouldNotify: false, email: 'someone@else.example' },
+        { shouldNotify: 'no' },
+        {},
+      ]) {
+        const response = await allowing.call('PUT', '/service-notifications', { token, body });
+        assert.equal(response.status, 400, JSON.stringify(body));
+      }
+      assert.deepEqual(allowing.upstreamCalls(mark), []);
+    } finally {
+      await allowing.close();
+    }
+    const token = await proxy.session('noor');
+    const refused = await proxy.call('PUT', '/service-notifications', {
+      token,
+      body: { shouldNotify: false },
+    });
+    assert.equal(refused.status, 404);
+  });
+});
