@@ -28,5 +28,4 @@ export const {
   PUSH_SERVICE_HOSTS,
   StoreUnavailableError,
   verifyWidgetToken,
-  webPushSender,
 } = entry;

@@ -23,5 +23,5 @@ export {
   type WidgetIdentity,
 } from './widget-token.js';
 export type { PushOptions, VapidKeys } from './push/options.js';
-export { webPushSender, type PushPayload, type PushSender, type PushTarget } from './push/send.js';
+export type { PushPayload, PushSender, PushTarget } from './push/send.js';
 export { PUSH_SERVICE_HOSTS } from './push/subscriptions.js';

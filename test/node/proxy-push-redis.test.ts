@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import webPush from 'web-push';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
-import { webPushSender } from '../../src/proxy/push/send.js';
+import { webPushSender } from '../../src/proxy/push/web-push-sender.node.js';
 import { startRedis, type TestRedis } from '../../scripts/redis-server.js';
 import { eventually, startTestProxy, type TestProxy } from './support/proxy.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';

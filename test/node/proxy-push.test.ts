@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import webPush from 'web-push';
 import { MemoryStore } from '../../src/proxy/store.js';
-import { webPushSender } from '../../src/proxy/push/send.js';
+import { webPushSender } from '../../src/proxy/push/web-push-sender.node.js';
 import { startTestProxy, eventually, type TestProxy } from './support/proxy.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { signedDelivery } from './support/webhooks.js';

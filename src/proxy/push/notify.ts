@@ -6,8 +6,7 @@
  */
 import type { Consultation } from '../../client/types.js';
 import type { ProxyCore } from '../context.js';
-import type { PushOptions } from './options.js';
-import { webPushSender, type PushPayload, type PushSender } from './send.js';
+import type { PushPayload } from './send.js';
 import { removeSubscription, subscriptionsOf } from './subscriptions.js';
 
 /** An answer is worth telling for two days; a device offline longer learns of it on its next visit. */
@@ -25,13 +24,6 @@ export function newsOf(consultation: Consultation): { kind: PushPayload['kind'];
   return undefined;
 }
 
-const senders = new WeakMap<PushOptions, PushSender>();
-const senderOf = (push: PushOptions): PushSender => {
-  let sender = senders.get(push);
-  if (!sender) senders.set(push, (sender = push.send ?? webPushSender()));
-  return sender;
-};
-
 /**
  * Tells the member's devices of the case's news, once per change; forgets each subscription its
  * push service says is gone (404, 410). Never throws: a push is a courtesy, the answer is kept.
@@ -46,7 +38,11 @@ export async function notifyMember(core: ProxyCore, consultation: Consultation):
     const subscriptions = await subscriptionsOf(core, userId);
     if (subscriptions.length === 0) return;
     if (!(await core.store.setIfAbsent(`push-told:${consultationId}:${news.mark}`, '1', TOLD_TTL_MS))) return;
-    const send = senderOf(push);
+    const { send } = push;
+    if (!send) {
+      core.log({ level: 'warn', message: 'push not sent: no push.send (the Node entry uses web-push)' });
+      return;
+    }
     await Promise.all(
       subscriptions.map(async (subscription) => {
         const payload: PushPayload = { kind: news.kind, consultationId, lang: subscription.lang };

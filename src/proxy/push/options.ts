@@ -37,8 +37,9 @@ export interface PushOptions {
    */
   serviceWorker?: string | undefined;
   /**
-   * Sends one message. Default: the `web-push` library (Node; install it beside the package),
-   * loaded on the first notification. An edge runtime gives its own.
+   * Sends one message. The Node entry (`startProxyServer`) uses `webPushSender()` from
+   * `consult-elements/proxy/node` (the `web-push` library, installed beside the package) unless
+   * given one; `createProxy` needs it given.
    */
   send?: PushSender;
 }
