@@ -108,3 +108,50 @@ describe('the notifications offer in the demo portal', () => {
     await context.close();
   });
 });
+
+describe('a tap on a notification opens the consultation in the demo portal', () => {
+  before(async () => {
+    stack = await startDemoStack({ port: 0, sandbox: { port: 0 }, logger: () => undefined });
+    browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  const opened = (page: Page, text: string) =>
+    page
+      .locator('case-history consult-thread')
+      .filter({ hasText: text })
+      .first()
+      .waitFor({ timeout: 10_000 });
+
+  it('with no tab open: the page opened with ?consultation=<id> shows it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${stack.url}?consultation=cns_demo_alex_rash`);
+    await opened(page, 'itchy, dry patch on my elbow');
+    await context.close();
+  });
+
+  it('with the tab open: the worker’s message shows it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(stack.url);
+    await page
+      .locator('case-history')
+      .getByText('blood pressure', { exact: false })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await page.evaluate(() =>
+      navigator.serviceWorker.dispatchEvent(
+        new MessageEvent('message', {
+          data: { type: 'consult-open-consultation', consultationId: 'cns_demo_alex_rash' },
+        }),
+      ),
+    );
+    await opened(page, 'itchy, dry patch on my elbow');
+    await context.close();
+  });
+});

@@ -138,8 +138,33 @@ export class ConsultSession extends ConsultElement {
     this.emit(new ConsultUnreadChangedEvent({ count }));
   };
 
+  /**
+   * A tap on a notification (`push-worker`): the worker tells this tab which consultation, or opens
+   * the page with `?consultation=<id>`. The page's list shows it, once the member's list is there.
+   */
+  #openFromPush = (event: Event): void => {
+    const data = (event as MessageEvent).data as { type?: unknown; consultationId?: unknown } | null;
+    if (data?.type === 'consult-open-consultation' && typeof data.consultationId === 'string')
+      this.#openConsultation(data.consultationId);
+  };
+
+  #openConsultation(consultationId: string): void {
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(consultationId)) return;
+    void this.manager
+      .ready()
+      .then(async () => {
+        // The list takes it once it has read the member's consultations: a few seconds at most.
+        for (let tries = 0; tries < 40; tries++) {
+          if (this.manager.state.placement.showConsultation(consultationId)) return;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      })
+      .catch(() => undefined);
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
+    globalThis.navigator?.serviceWorker?.addEventListener('message', this.#openFromPush);
     this.manager.addEventListener('status', this.#onStatus);
     this.manager.state.addEventListener('change', this.#onState);
     this.manager.state.addEventListener('answer', this.#onAnswer);
@@ -148,6 +173,7 @@ export class ConsultSession extends ConsultElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    globalThis.navigator?.serviceWorker?.removeEventListener('message', this.#openFromPush);
     this.manager.removeEventListener('status', this.#onStatus);
     this.manager.state.removeEventListener('change', this.#onState);
     this.manager.state.removeEventListener('answer', this.#onAnswer);
@@ -184,6 +210,9 @@ export class ConsultSession extends ConsultElement {
   }
 
   protected override firstUpdated(): void {
+    // Opened from a notification with no tab open: the page's address names the consultation.
+    const opened = this.pushWorker ? new URLSearchParams(location.search).get('consultation') : null;
+    if (opened) this.#openConsultation(opened);
     // After the first update, so properties a host sets right after creating the element are in
     // place; and once it has completed, since signing in changes the state this element renders.
     void this.updateComplete.then(() => this.manager.ready()).catch(() => undefined);
