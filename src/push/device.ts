@@ -39,6 +39,31 @@ function rememberRefusal(): void {
   }
 }
 
+interface ScriptUrlPolicy {
+  createScriptURL(url: string): unknown;
+}
+let scriptUrlPolicy: ScriptUrlPolicy | undefined;
+
+/**
+ * The worker's URL as a page that requires Trusted Types takes it (policy `consult-push`, which
+ * its CSP must name): only a URL on the page's own origin, as a service worker must be.
+ */
+function workerScriptUrl(url: string): string {
+  const trustedTypes = (
+    globalThis as { trustedTypes?: { createPolicy(name: string, rules: object): ScriptUrlPolicy } }
+  ).trustedTypes;
+  if (!trustedTypes) return url;
+  scriptUrlPolicy ??= trustedTypes.createPolicy('consult-push', {
+    createScriptURL: (value: string) => {
+      const parsed = new URL(value, location.href);
+      if (parsed.origin !== location.origin)
+        throw new TypeError('The push worker must be on the page’s origin.');
+      return parsed.href;
+    },
+  });
+  return scriptUrlPolicy.createScriptURL(url) as string;
+}
+
 /** The VAPID public key as the bytes `pushManager.subscribe` takes. */
 function keyBytes(base64Url: string): Uint8Array<ArrayBuffer> {
   const base64 = base64Url.replace(/-/g, '+').replace(/_/g, '/');
@@ -46,6 +71,23 @@ function keyBytes(base64Url: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
+}
+
+/**
+ * Resolves once `registration` has an active worker, which subscribing needs. Not
+ * `navigator.serviceWorker.ready`: that waits for a worker whose scope holds this page, and the
+ * worker's scope may be elsewhere (`{base}/push/`).
+ */
+function activated(registration: ServiceWorkerRegistration): Promise<void> {
+  if (registration.active) return Promise.resolve();
+  const worker = registration.installing ?? registration.waiting;
+  return new Promise((resolve, reject) => {
+    if (!worker) return reject(new Error('no service worker'));
+    worker.addEventListener('statechange', () => {
+      if (worker.state === 'activated') resolve();
+      else if (worker.state === 'redundant') reject(new Error('the service worker was not installed'));
+    });
+  });
 }
 
 export interface PushDeviceOptions {
@@ -96,8 +138,8 @@ export class PushDevice extends EventTarget {
     const key = await this.#call('GET', '/push');
     if (!key.ok) return 'unavailable';
     const { publicKey, page } = (await key.json()) as { publicKey: string; page?: string };
-    const registration = await navigator.serviceWorker.register(this.#workerUrl(page));
-    await navigator.serviceWorker.ready;
+    const registration = await navigator.serviceWorker.register(workerScriptUrl(this.#workerUrl(page)));
+    await activated(registration);
     const subscription = await registration.pushManager.subscribe({
       userVisibleOnly: true,
       applicationServerKey: keyBytes(publicKey),

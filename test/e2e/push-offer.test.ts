@@ -155,3 +155,75 @@ describe('a tap on a notification opens the consultation in the demo portal', ()
     await context.close();
   });
 });
+
+/**
+ * The browser's push service cannot be reached from the test machine, so its subscription is
+ * stood in for: a granted permission, and a PushManager that hands out one subscription to a
+ * browser push service's address and records its unsubscription.
+ */
+const FAKE_PUSH = `(() => {
+  window.pushLog = [];
+  Object.defineProperty(Notification, 'permission', { get: () => 'granted' });
+  Notification.requestPermission = async () => 'granted';
+  let current = null;
+  PushManager.prototype.getSubscription = async () => current;
+  PushManager.prototype.subscribe = async () => {
+    const endpoint = 'https://fcm.googleapis.com/fcm/send/e2e-' + Math.random().toString(36).slice(2);
+    const keys = { p256dh: 'B' + 'A'.repeat(86), auth: 'A'.repeat(22) };
+    current = {
+      endpoint,
+      toJSON: () => ({ endpoint, expirationTime: null, keys }),
+      unsubscribe: async () => { window.pushLog.push('unsubscribed'); current = null; return true; },
+    };
+    window.pushLog.push('subscribed');
+    return current;
+  };
+})()`;
+
+describe('signing out ends the device’s notifications in the demo portal', () => {
+  before(async () => {
+    stack = await startDemoStack({
+      port: 0,
+      sandbox: { port: 0, professionals: { mode: 'manual' } },
+      logger: () => undefined,
+    });
+    browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('on the proxy first (while the token names the member), then in the browser', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const calls: string[] = [];
+    page.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (/\/consult\/(push\/subscription|session)$/.test(path))
+        calls.push(`${response.request().method()} ${path} ${response.status()}`);
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.addInitScript(FAKE_PUSH);
+    await page.goto(stack.url);
+    await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
+    await ask(page, 'Will I be told on this device?');
+    await offer(page)
+      .getByRole('button', { name: /Tell me on this device/ })
+      .click();
+    await offer(page).getByText('You will be told on this device').waitFor({ timeout: 10_000 });
+    assert.ok(calls.includes('PUT /consult/push/subscription 204'), calls.join('\n'));
+
+    await page.locator('#sign-out').click();
+    await page.waitForFunction(() =>
+      (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
+    );
+    await page.waitForTimeout(300);
+    const ended = calls.filter((call) => call.startsWith('DELETE'));
+    assert.deepEqual(ended, ['DELETE /consult/push/subscription 204', 'DELETE /consult/session 204']);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
