@@ -37,8 +37,7 @@ export const STRICT_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
-  // consult-push: the notifications' service worker URL (push-worker).
-  'trusted-types lit-html dompurify consult-push',
+  'trusted-types lit-html dompurify',
 ].join('; ');
 
 /** A page's own script, bundled for browsers as a partner's bundler would (production builds of its libraries). */

@@ -12,11 +12,5 @@ const entry = loadWithPeers(
   () => createRequire(import.meta.url)('../proxy/node.js') as typeof Entry,
 );
 
-export const {
-  forwardedClientAddress,
-  pooledFetch,
-  socketAddress,
-  startProxyServer,
-  trustedProxyList,
-  webPushSender,
-} = entry;
+export const { forwardedClientAddress, pooledFetch, socketAddress, startProxyServer, trustedProxyList } =
+  entry;
