@@ -24,6 +24,8 @@ interface Outcome {
   ok: boolean;
   seconds: number;
   counts: string;
+  /** What the stage said about its failures, repeated after the summary (a log kept only by its tail still shows it). */
+  failures: string;
 }
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -90,6 +92,22 @@ function countsIn(output: string): string {
   return '';
 }
 
+/**
+ * The failing tests a stage named: node --test's closing "failing tests" section, or each failed
+ * browser test file's block; otherwise the output's last lines.
+ */
+function failuresIn(output: string): string {
+  // eslint-disable-next-line no-control-regex -- the escape that starts a colour
+  const plain = output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+  const nodeSection = plain.lastIndexOf('✖ failing tests:');
+  const short = (line: string) => (line.length > 400 ? `${line.slice(0, 400)}…` : line);
+  if (nodeSection >= 0)
+    return plain.slice(nodeSection).trimEnd().split('\n').slice(0, 120).map(short).join('\n');
+  const browserFailures = plain.split('\n').filter((line) => /❌|✖|Error:|failed/.test(line));
+  const lines = browserFailures.length ? browserFailures : plain.trimEnd().split('\n');
+  return [...new Set(lines)].slice(-60).map(short).join('\n');
+}
+
 const started = performance.now();
 const since = (from: number) => (performance.now() - from) / 1000;
 const stamp = () => `[${since(started).toFixed(0).padStart(4)} s]`;
@@ -115,7 +133,14 @@ function runStage(stage: Stage): Promise<Outcome> {
     child.stdout.on('data', read);
     child.stderr.on('data', read);
     child.once('close', (code) => {
-      const outcome = { name: stage.name, ok: code === 0, seconds: since(begun), counts: countsIn(output) };
+      const ok = code === 0;
+      const outcome = {
+        name: stage.name,
+        ok,
+        seconds: since(begun),
+        counts: countsIn(output),
+        failures: ok ? '' : failuresIn(output),
+      };
       const rule = '─'.repeat(Math.max(4, 72 - stage.name.length));
       if (!live) console.log(`\n── ${stage.name} ${rule}\n${output.trimEnd()}`);
       console.log(
@@ -132,7 +157,13 @@ async function runLane(stages: Stage[]): Promise<Outcome[]> {
   for (const stage of stages) {
     const failedBuild = outcomes.find((outcome) => outcome.name === 'build' && !outcome.ok);
     if (failedBuild) {
-      outcomes.push({ name: stage.name, ok: false, seconds: 0, counts: 'not run: the build failed' });
+      outcomes.push({
+        name: stage.name,
+        ok: false,
+        seconds: 0,
+        counts: 'not run: the build failed',
+        failures: '',
+      });
       continue;
     }
     outcomes.push(await runStage(stage));
@@ -163,13 +194,17 @@ if (unknown.length) {
 live = lanes.length === 1;
 const outcomes = (await Promise.all(lanes.map(runLane))).flat();
 const total = since(started);
+const failed = outcomes.filter((outcome) => !outcome.ok);
+for (const { name, failures } of failed) {
+  if (failures)
+    console.log(`\n── what failed in ${name} ${'─'.repeat(Math.max(4, 58 - name.length))}\n${failures}\n`);
+}
 console.log('── summary ' + '─'.repeat(64));
 for (const { name, ok, seconds, counts } of outcomes) {
   console.log(
     `  ${name.padEnd(10)} ${(ok ? 'ok' : 'FAILED').padEnd(7)} ${seconds.toFixed(1).padStart(6)} s  ${counts}`,
   );
 }
-const failed = outcomes.filter((outcome) => !outcome.ok);
 console.log(
   `  ${'total'.padEnd(10)} ${(failed.length ? 'FAILED' : 'ok').padEnd(7)} ${total.toFixed(1).padStart(6)} s`,
 );

@@ -668,3 +668,53 @@ describe('a new stream while its subscription is being confirmed', () => {
     stream.close();
   });
 });
+
+describe('two registrations at once (a rotation): each event once, whichever copy comes last', () => {
+  const NEW_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+  let rotating: TestProxy;
+
+  before(async () => {
+    rotating = await startTestProxy({
+      sandbox,
+      webhookSecret: [WEBHOOK_SECRET, NEW_SECRET],
+      heartbeatMs: 100,
+    });
+    extraProxies.push(rotating);
+  });
+
+  const types = (stream: SseStream) => consultationEvents(stream).map((event) => event.type);
+
+  it('a copy that arrives after the case moved on (claimed, then answered) is not a second event', async () => {
+    const stream = await open(rotating, 'alex');
+    const created = await sandbox.call('POST', '/consultation', {
+      body: { userId: ALEX, questions: ['Is a late copy a new event?'] },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const caseId = created.body.consultationId as string;
+    const event = (type: string) => ({ type, caseId, userId: ALEX });
+
+    await sandbox.control(`/consultations/${caseId}/claim`);
+    assert.equal((await deliver(signed(event('consultationClaimed')), rotating)).status, 200);
+    await sandbox.control(`/consultations/${caseId}/answer`, { answer: 'No.' });
+    assert.equal((await deliver(signed(event('questionResolved')), rotating)).status, 200);
+    await stream.next(() => types(stream).length === 2, 2000);
+    // The other registration's copies, late: the claim's arrives when the case is already resolved.
+    const lateClaim = await deliver(signed(event('consultationClaimed'), { secret: NEW_SECRET }), rotating);
+    const lateAnswer = await deliver(signed(event('questionResolved'), { secret: NEW_SECRET }), rotating);
+    assert.deepEqual([lateClaim.status, lateAnswer.status], [200, 200]);
+    assert.deepEqual([lateClaim.body.duplicate, lateAnswer.body.duplicate], [true, true]);
+
+    // A follow-up is a new round: its claim and its answer are new events, from either registration.
+    const followUp = await sandbox.call('POST', `/consultation/${caseId}`, {
+      body: { question: 'And a second round?' },
+    });
+    assert.ok(followUp.status < 300, JSON.stringify(followUp.body));
+    await sandbox.control(`/consultations/${caseId}/answer`, { answer: 'Yes.' });
+    const secondAnswer = await deliver(signed(event('questionResolved'), { secret: NEW_SECRET }), rotating);
+    assert.equal(secondAnswer.body.duplicate, undefined);
+    await stream.next(() => types(stream).length === 3, 2000);
+    await sleep(QUIET_MS);
+    assert.deepEqual(types(stream), ['consultationClaimed', 'questionResolved', 'questionResolved']);
+    stream.close();
+  });
+});
