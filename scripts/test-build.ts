@@ -213,6 +213,19 @@ export async function packedPackage(): Promise<string> {
   return join(folder, 'consult-elements.tgz');
 }
 
+/**
+ * The type declarations as npm publishes them (the packed package's `dist`, flattened by the
+ * build), unpacked once per state of the sources. Inside node_modules/.cache, so that they resolve
+ * lit, react and zod from the checkout's node_modules as an installed package does. Read-only.
+ */
+export async function publishedDeclarations(): Promise<string> {
+  const tarball = await packedPackage();
+  const folder = await once('declarations', async (into) => {
+    await run('tar', ['-xzf', tarball, '-C', into, 'package/dist', 'package/package.json']);
+  });
+  return join(folder, 'package', 'dist');
+}
+
 /** Copies the packed package into `folder` under npm's own name for it; answers the copy's path. */
 export function copyPackedPackage(tarball: string, folder: string): string {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };

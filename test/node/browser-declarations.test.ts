@@ -2,67 +2,30 @@
  * The type declarations the browser entries reach (`consult-elements`, `/define`, `/client`,
  * `/react`) never import zod, an optional peer that a browser-only install leaves out: the build
  * writes the wire types out as plain declarations (scripts/flatten-declarations.ts), and they are
- * exactly the types the source infers from the schemas. Uses `dist` when it is newer than the
- * source; otherwise emits the declarations as `npm run build` does, into a folder of its own.
+ * exactly the types the source infers from the schemas. Reads the declarations of the packed
+ * package, as npm publishes them.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
 import {
   browserEntryDeclarations,
   declarationGraph,
-  flattenDeclarations,
   zodImportsFromBrowserEntries,
 } from '../../scripts/flatten-declarations.js';
+import { publishedDeclarations } from '../../scripts/test-build.js';
 
 const ROOT = process.cwd();
 // Inside the repository, so that the declarations resolve lit and zod as in `dist`.
 const CACHE = join(ROOT, 'node_modules', '.cache', `consult-browser-declarations-${process.pid}`);
 
-/** The newest change under `folder`, in milliseconds. */
-function newest(folder: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-/** `dist` if its declarations were built after the last change to the source, else a fresh emit. */
-function declarations(): string {
-  const dist = join(ROOT, 'dist');
-  const built = join(dist, 'client', 'index.d.ts');
-  if (existsSync(built) && statSync(built).mtimeMs >= newest(join(ROOT, 'src'))) return dist;
-  const outDir = join(CACHE, 'package');
-  const config = ts.getParsedCommandLineOfConfigFile(
-    'tsconfig.build.json',
-    {},
-    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(String(d.messageText)) },
-  )!;
-  const program = ts.createProgram(config.fileNames, {
-    ...config.options,
-    outDir,
-    declaration: true,
-    emitDeclarationOnly: true,
-    sourceMap: false,
-    declarationMap: false,
-  });
-  assert.deepEqual(
-    program.emit().diagnostics.map((d) => d.messageText),
-    [],
-  );
-  flattenDeclarations(outDir);
-  return outDir;
-}
-
 describe('the browser entries’ published declarations', () => {
   let outDir: string;
 
-  before(() => {
-    outDir = declarations();
+  before(async () => {
+    outDir = await publishedDeclarations();
     console.log(`# declarations in ${relative(ROOT, outDir)}`);
   });
   after(() => rmSync(CACHE, { recursive: true, force: true }));

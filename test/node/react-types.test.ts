@@ -5,14 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
-import { flattenDeclarations } from '../../scripts/flatten-declarations.js';
+import { publishedDeclarations } from '../../scripts/test-build.js';
 
 // Inside the repository, so that the app finds react, lit and their types as an installed app does.
-const ROOT = join(process.cwd(), 'node_modules', '.cache', 'consult-react-types');
-const DECLARATIONS = join(ROOT, 'package');
+const ROOT = join(process.cwd(), 'node_modules', '.cache', `consult-react-types-${process.pid}`);
+/** The app's errors, by page. */
+let errors = new Map<string, string[]>();
 
 const STRICT: ts.CompilerOptions = {
   strict: true,
@@ -26,54 +27,9 @@ const STRICT: ts.CompilerOptions = {
   types: [],
 };
 
-/** The errors of an app made of `source`, against the published declarations. */
-function check(name: string, source: string): string[] {
-  const file = join(ROOT, 'app', name);
-  writeFileSync(file, source);
-  const program = ts.createProgram([file], STRICT);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map(
-      (d) =>
-        `${d.file?.fileName.replace(ROOT, '') ?? ''} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
-    );
-}
-
-describe('the React components’ published types', () => {
-  before(() => {
-    rmSync(ROOT, { recursive: true, force: true });
-    mkdirSync(join(ROOT, 'app'), { recursive: true });
-    writeFileSync(join(ROOT, 'app', 'package.json'), JSON.stringify({ type: 'module' }));
-    // The declarations as `npm run build` publishes them.
-    const config = ts.getParsedCommandLineOfConfigFile(
-      'tsconfig.build.json',
-      {},
-      {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(String(d.messageText)),
-      },
-    )!;
-    const program = ts.createProgram(config.fileNames, {
-      ...config.options,
-      outDir: DECLARATIONS,
-      declaration: true,
-      emitDeclarationOnly: true,
-      sourceMap: false,
-      declarationMap: false,
-    });
-    const emitted = program.emit();
-    assert.deepEqual(
-      emitted.diagnostics.map((d) => d.messageText),
-      [],
-    );
-    flattenDeclarations(DECLARATIONS);
-  });
-  after(() => rmSync(ROOT, { recursive: true, force: true }));
-
-  it('compile in a strict app that checks its libraries, with each event typed', () => {
-    const errors = check(
-      'app.tsx',
-      `import { ConsultForm, ConsultSession, ConsultThread } from '../package/react/index.js';
+/** The app's pages: a correct one, and one that uses an event's detail as the wrong type. */
+const pages = (react: string) => ({
+  'app.tsx': `import { ConsultForm, ConsultSession, ConsultThread } from '${react}';
 export const page = (
   <ConsultSession onConsultUnreadChanged={(event) => { const count: number = event.detail.count; void count; }}>
     <ConsultForm onConsultSubmitted={(event) => { const id: string = event.detail.consultationId; void id; }} />
@@ -81,18 +37,48 @@ export const page = (
   </ConsultSession>
 );
 `,
-    );
-    assert.deepEqual(errors, []);
+  'wrong.tsx': `import { ConsultForm } from '${react}';
+export const page = <ConsultForm onConsultSubmitted={(event) => { const id: number = event.detail.consultationId; void id; }} />;
+`,
+});
+
+/**
+ * Every error of the app, by the page it is in ('' for the libraries and the declarations): one
+ * program for both pages, so the libraries are checked once.
+ */
+function check(react: string): Map<string, string[]> {
+  const files = Object.entries(pages(react)).map(([name, source]) => {
+    const file = join(ROOT, 'app', name);
+    writeFileSync(file, source);
+    return file;
+  });
+  const errors = new Map<string, string[]>();
+  for (const d of ts.getPreEmitDiagnostics(ts.createProgram(files, STRICT))) {
+    const page = files.includes(d.file?.fileName ?? '') ? relative(join(ROOT, 'app'), d.file!.fileName) : '';
+    const text = `${d.file?.fileName.replace(ROOT, '') ?? ''} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+    errors.set(page, [...(errors.get(page) ?? []), text]);
+  }
+  return errors;
+}
+
+describe('the React components’ published types', () => {
+  before(async () => {
+    rmSync(ROOT, { recursive: true, force: true });
+    mkdirSync(join(ROOT, 'app'), { recursive: true });
+    writeFileSync(join(ROOT, 'app', 'package.json'), JSON.stringify({ type: 'module' }));
+    // The declarations as `npm run build` publishes them, from the packed package.
+    errors = check(`${relative(join(ROOT, 'app'), await publishedDeclarations())}/react/index.js`);
+  });
+  after(() => rmSync(ROOT, { recursive: true, force: true }));
+
+  it('compile in a strict app that checks its libraries, with each event typed', () => {
+    assert.deepEqual(errors.get('app.tsx') ?? [], []);
+    assert.deepEqual(errors.get('') ?? [], [], 'the libraries and the declarations');
   });
 
   it('refuse an event detail used as the wrong type', () => {
-    const errors = check(
-      'wrong.tsx',
-      `import { ConsultForm } from '../package/react/index.js';
-export const page = <ConsultForm onConsultSubmitted={(event) => { const id: number = event.detail.consultationId; void id; }} />;
-`,
-    );
-    assert.equal(errors.length, 1, errors.join('\n'));
-    assert.match(errors[0]!, /TS2322: Type 'string' is not assignable to type 'number'/);
+    const wrong = errors.get('wrong.tsx') ?? [];
+    assert.equal(wrong.length, 1, wrong.join('\n'));
+    assert.match(wrong[0]!, /TS2322: Type 'string' is not assignable to type 'number'/);
   });
 });
