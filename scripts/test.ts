@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +25,8 @@ interface Outcome {
   ok: boolean;
   seconds: number;
   counts: string;
+  /** Processor seconds the stage and everything it started used (user + system), when known. */
+  cpuSeconds?: number;
   /** What the stage said about its failures, repeated after the summary (a log kept only by its tail still shows it). */
   failures: string;
 }
@@ -53,25 +56,43 @@ const nodeTest = (files: string[]) => [
  */
 const UNDER_LOAD = ['test/node/proxy-webhook-load.test.ts'];
 
+/**
+ * The longest files of each folder (as measured), started first so that none of them is left
+ * running alone at the end while the rest wait on it; the others follow in name order.
+ */
+const LONGEST_FIRST = [
+  'test/e2e/nextjs.test.ts',
+  'test/e2e/quickstart.test.ts',
+  'test/e2e/endpoint.test.ts',
+  'test/e2e/demo.test.ts',
+  'test/e2e/browser-only-install.test.ts',
+  'test/e2e/layout-shift.test.ts',
+  'test/node/proxy-webhook-registration.test.ts',
+  'test/node/browser-declarations.test.ts',
+  'test/node/proxy-sentinel.test.ts',
+  'test/node/proxy-faults.test.ts',
+  'test/node/demo-portal.test.ts',
+  'test/node/proxy-cli.test.ts',
+  'test/node/bundle-budget.test.ts',
+  'test/node/sandbox-cli.test.ts',
+];
+const longestFirst = (files: string[]) => [
+  ...LONGEST_FIRST.filter((file) => files.includes(file)),
+  ...files.filter((file) => !LONGEST_FIRST.includes(file)),
+];
+
 const LANES: Stage[][] = [
   [
     { name: 'build', command: () => [process.execPath, '--import', 'tsx', 'scripts/test-build.ts'] },
-    {
-      name: 'e2e',
-      // The Next.js test (next build, then next start) is the longest: it starts first.
-      command: () => {
-        const files = testFiles('test/e2e');
-        const longest = files.filter((file) => file.endsWith('/nextjs.test.ts'));
-        return nodeTest([...longest, ...files.filter((file) => !longest.includes(file))]);
-      },
-    },
+    { name: 'e2e', command: () => nodeTest(longestFirst(testFiles('test/e2e'))) },
   ],
   [
     { name: 'typecheck', command: () => ['npm', 'run', '--silent', 'typecheck'] },
     { name: 'lint', command: () => ['npm', 'run', '--silent', 'lint'] },
     {
       name: 'node',
-      command: () => nodeTest(testFiles('test/node').filter((file) => !UNDER_LOAD.includes(file))),
+      command: () =>
+        nodeTest(longestFirst(testFiles('test/node').filter((file) => !UNDER_LOAD.includes(file)))),
     },
     { name: 'browser', command: () => [bin('web-test-runner')] },
     { name: 'load', command: () => nodeTest(UNDER_LOAD) },
@@ -108,6 +129,17 @@ function failuresIn(output: string): string {
   return [...new Set(lines)].slice(-60).map(short).join('\n');
 }
 
+/** The processor time bash's `times` printed last: its children's user and system time. */
+function cpuIn(output: string): { cpuSeconds?: number } {
+  const lines = [...output.matchAll(/^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/gm)];
+  const children = lines.at(-1);
+  if (!children) return {};
+  const [userMinutes = 0, userSeconds = 0, systemMinutes = 0, systemSeconds = 0] = children
+    .slice(1)
+    .map(Number);
+  return { cpuSeconds: (userMinutes + systemMinutes) * 60 + userSeconds + systemSeconds };
+}
+
 const started = performance.now();
 const since = (from: number) => (performance.now() - from) / 1000;
 const stamp = () => `[${since(started).toFixed(0).padStart(4)} s]`;
@@ -117,7 +149,14 @@ let live = false;
 
 function runStage(stage: Stage): Promise<Outcome> {
   const begun = performance.now();
-  const [command = '', ...args] = stage.command();
+  // Run under bash, whose `times` then prints the processor time of everything the stage ran.
+  const [command = '', ...args] = [
+    'bash',
+    '-c',
+    '"$@"; code=$?; times >&2; exit $code',
+    'stage',
+    ...stage.command(),
+  ];
   console.log(`${stamp()} ${stage.name}: started`);
   return new Promise((resolve) => {
     const child = spawn(command, args, {
@@ -139,6 +178,7 @@ function runStage(stage: Stage): Promise<Outcome> {
         ok,
         seconds: since(begun),
         counts: countsIn(output),
+        ...cpuIn(output),
         failures: ok ? '' : failuresIn(output),
       };
       const rule = '─'.repeat(Math.max(4, 72 - stage.name.length));
@@ -200,12 +240,14 @@ for (const { name, failures } of failed) {
     console.log(`\n── what failed in ${name} ${'─'.repeat(Math.max(4, 58 - name.length))}\n${failures}\n`);
 }
 console.log('── summary ' + '─'.repeat(64));
-for (const { name, ok, seconds, counts } of outcomes) {
+for (const { name, ok, seconds, counts, cpuSeconds } of outcomes) {
+  const cpu = cpuSeconds === undefined ? '' : `${cpuSeconds.toFixed(0).padStart(4)} s cpu`;
   console.log(
-    `  ${name.padEnd(10)} ${(ok ? 'ok' : 'FAILED').padEnd(7)} ${seconds.toFixed(1).padStart(6)} s  ${counts}`,
+    `  ${name.padEnd(10)} ${(ok ? 'ok' : 'FAILED').padEnd(7)} ${seconds.toFixed(1).padStart(6)} s ${cpu.padEnd(10)}  ${counts}`,
   );
 }
+const cpuTotal = outcomes.reduce((sum, outcome) => sum + (outcome.cpuSeconds ?? 0), 0);
 console.log(
-  `  ${'total'.padEnd(10)} ${(failed.length ? 'FAILED' : 'ok').padEnd(7)} ${total.toFixed(1).padStart(6)} s`,
+  `  ${'total'.padEnd(10)} ${(failed.length ? 'FAILED' : 'ok').padEnd(7)} ${total.toFixed(1).padStart(6)} s ${`${cpuTotal.toFixed(0).padStart(4)} s cpu`.padEnd(10)}  on ${availableParallelism()} cores`,
 );
 process.exitCode = failed.length ? 1 : 0;
