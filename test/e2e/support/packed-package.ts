@@ -39,17 +39,22 @@ export function installPacked(folder: string, tarball: string, packages: readonl
   );
 }
 
-/**
- * The README's section that starts at `heading` (to the next heading of the same level or higher),
- * and the commands of its first shell block: one per line, a line ending in a backslash going on.
- */
-export function readmeSection(heading: string): { section: string; commands: string[] } {
+/** The README's section that starts at `heading`, to the next heading of the same level or higher. */
+export function readmeSectionText(heading: string): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const from = readme.indexOf(`\n${heading}\n`);
   assert.ok(from >= 0, `the README has a section "${heading}"`);
   const level = /^#+/.exec(heading)?.[0] ?? '##';
   const next = readme.slice(from + heading.length + 2).search(new RegExp(`\\n#{1,${level.length}} `));
-  const section = readme.slice(from + 1, next < 0 ? undefined : from + heading.length + 2 + next);
+  return readme.slice(from + 1, next < 0 ? undefined : from + heading.length + 2 + next);
+}
+
+/**
+ * The README's section that starts at `heading`, and the commands of its first shell block: one per
+ * line, a line ending in a backslash going on.
+ */
+export function readmeSection(heading: string): { section: string; commands: string[] } {
+  const section = readmeSectionText(heading);
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
   assert.ok(block, `"${heading}" has a shell block`);
   const commands = block
