@@ -2,7 +2,9 @@
  * How answers reach the page: pushed through the live stream when the proxy has a webhook, and
  * otherwise (or while the stream is down) by polling the consultations that wait for an answer:
  * 5 s rising to 60 s, only while the page is visible and an element shows consultations, back to
- * 5 s after each change or write.
+ * 5 s after each change or write. While answers are pushed, a waiting consultation is still read
+ * every 2 minutes, so that an answer whose push never came (a webhook the service could not
+ * deliver, a public URL that does not reach the proxy) shows all the same.
  */
 import type { ConsultationView } from '../client/browser-types.js';
 import type { Timer } from './state-basics.js';
@@ -13,10 +15,12 @@ export type Delivery = 'push' | 'poll';
 /** At most this many consultations are re-read per poll, the newest first. */
 const MAX_POLLED = 20;
 const POLL_GROWTH = 1.5;
+/** While answers are pushed: how often a waiting consultation is read in case its push is lost. */
+export const PUSHED_CHECK_MS = 120_000;
 
 export interface DeliveryOptions {
-  /** Polling pace: the first wait and the longest. */
-  pace: { firstMs: number; maxMs: number };
+  /** Polling pace: the first wait and the longest; `pushedMs`, the check while pushed (2 minutes). */
+  pace: { firstMs: number; maxMs: number; pushedMs?: number };
   /** Whether the page is visible; polling pauses while it is not. */
   visible(): boolean;
   timer: Timer;
@@ -108,7 +112,12 @@ export class AnswerDelivery {
 
   #shouldPoll(): boolean {
     const options = this.#options;
-    return this.#watchers > 0 && this.delivery === 'poll' && options.visible() && options.anyWaiting();
+    return this.#watchers > 0 && options.visible() && options.anyWaiting();
+  }
+
+  /** The wait before the next read: the polling pace, or the slow check while answers are pushed. */
+  #nextDelay(): number {
+    return this.delivery === 'poll' ? this.#delay : (this.#options.pace.pushedMs ?? PUSHED_CHECK_MS);
   }
 
   /** Polls while it should, at the current pace; a running wait keeps going. */
@@ -117,7 +126,7 @@ export class AnswerDelivery {
       this.stop();
       return;
     }
-    const delay = this.#delay;
+    const delay = this.#nextDelay();
     // A shorter pace than the wait running (a change, a write) starts over at it.
     if (this.#poll && this.#poll.delay <= delay) return;
     this.stop();
@@ -130,7 +139,7 @@ export class AnswerDelivery {
       await Promise.allSettled(due.map((c) => this.#options.read(c.consultationId)));
       if (scope.aborted) return;
       // Nothing moved: wait longer next time, up to the longest pace.
-      if (this.#version === version)
+      if (this.#version === version && delay === this.#delay)
         this.#delay = Math.min(pace.maxMs, Math.round(this.#delay * POLL_GROWTH));
       this.schedule();
     }, delay);

@@ -41,8 +41,11 @@ export type { LoadStatus, MemberClient } from './state-basics.js';
 export interface MemberStateOptions {
   /** The client to call, read at each call. */
   client: () => MemberClient;
-  /** Polling pace: the first wait and the longest. Default 5 s and 60 s. */
-  poll?: { firstMs: number; maxMs: number };
+  /**
+   * Polling pace: the first wait and the longest, default 5 s and 60 s; `pushedMs`, how often a
+   * waiting consultation is read while answers are pushed, default 2 minutes.
+   */
+  poll?: { firstMs: number; maxMs: number; pushedMs?: number };
   /** Whether the page is visible; polling pauses while it is not. Default: the document's visibility. */
   visible?: () => boolean;
   /** The timer polling waits with. Default `setTimeout`/`clearTimeout` (tests record the waits asked). */

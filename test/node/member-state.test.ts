@@ -260,6 +260,56 @@ describe('the member state', () => {
     });
   });
 
+  describe('when answers are pushed', () => {
+    it('still reads a waiting consultation every 2 minutes, so an answer whose push was lost shows', async () => {
+      const waits: number[] = [];
+      const runs: (() => Promise<void> | void)[] = [];
+      const reads: string[] = [];
+      const waiting = {
+        consultationId: 'cns_1',
+        userId: 'usr_1',
+        status: 'open' as const,
+        createdAt: new Date().toISOString(),
+        questions: [{ question: 'Waiting for a push that never comes' }],
+      };
+      const state = new MemberState({
+        client: () =>
+          ({
+            getConsultation: async (id: string) => {
+              reads.push(id);
+              return {
+                ...waiting,
+                status: 'resolved',
+                questions: [{ question: waiting.questions[0]!.question, answer: 'Answered meanwhile.' }],
+              };
+            },
+          }) as never,
+        visible: () => true,
+        timer: {
+          set: (run, ms) => {
+            waits.push(ms);
+            runs.push(run);
+            return runs.length;
+          },
+          clear: () => undefined,
+        },
+      });
+      state.setMember({ id: 'usr_1', language: 'en' });
+      state.setLive(true);
+      state.setDelivery('push');
+      state.apply(waiting);
+      const unwatch = state.watch();
+      assert.equal(state.delivery, 'push');
+      assert.deepEqual(waits, [120_000], 'one slow check, not the polling pace');
+      await runs.at(-1)!();
+      assert.deepEqual(reads, ['cns_1']);
+      assert.equal(state.consultation('cns_1')?.questions[0]?.answer, 'Answered meanwhile.');
+      assert.equal(waits.length, 1, 'answered: nothing is left to check');
+      unwatch();
+      state.dispose();
+    });
+  });
+
   describe('when the service cannot be reached', () => {
     /** The network between the page and the proxy: while `down`, every call answers 503, as a balancer with no instance does. */
     function behindASwitch() {
