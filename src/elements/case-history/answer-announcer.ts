@@ -7,32 +7,29 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { MemberState } from '../../session/member-state.js';
 import { answeredWords } from '../shared/status.js';
 
-export interface AnswerAnnouncerOptions {
-  /** The state to follow, while there is one. */
-  state: () => MemberState | undefined;
-  /** Whether a consultation is open (its thread then announces). */
-  opened: () => boolean;
-  language: () => string;
-  announce: (words: string) => void;
+/** The list: its state, and the consultation it has open, if any. */
+export interface AnswerAnnouncerHost extends ReactiveControllerHost {
+  readonly isConnected: boolean;
+  readonly memberState: MemberState | undefined;
+  readonly selected?: string | undefined;
 }
 
 export class AnswerAnnouncer implements ReactiveController {
-  readonly #host: ReactiveControllerHost & { readonly isConnected: boolean };
-  readonly #options: AnswerAnnouncerOptions;
+  readonly #host: AnswerAnnouncerHost;
+  readonly #language: () => string;
+  readonly #announce: (words: string) => void;
   /** The state this list follows for answers. */
   #following?: MemberState;
 
-  constructor(
-    host: ReactiveControllerHost & { readonly isConnected: boolean },
-    options: AnswerAnnouncerOptions,
-  ) {
+  constructor(host: AnswerAnnouncerHost, language: () => string, announce: (words: string) => void) {
     this.#host = host;
-    this.#options = options;
+    this.#language = language;
+    this.#announce = announce;
     host.addController(this);
   }
 
   hostUpdate(): void {
-    this.#follow(this.#host.isConnected ? this.#options.state() : undefined);
+    this.#follow(this.#host.isConnected ? this.#host.memberState : undefined);
   }
 
   hostDisconnected(): void {
@@ -47,9 +44,9 @@ export class AnswerAnnouncer implements ReactiveController {
   }
 
   #onAnswer = (event: Event): void => {
-    if (this.#options.opened()) return;
+    if (this.#host.selected) return;
     const { consultationId } = (event as CustomEvent<{ consultationId: string }>).detail;
-    const record = this.#options.state()?.consultation(consultationId);
-    if (record) this.#options.announce(answeredWords(record, this.#options.language()));
+    const record = this.#host.memberState?.consultation(consultationId);
+    if (record) this.#announce(answeredWords(record, this.#language()));
   };
 }

@@ -98,12 +98,11 @@ export class CaseHistory extends SessionElement {
     } => ({}),
   );
   /** Answers are announced while the list shows. */
-  protected readonly answers = new AnswerAnnouncer(this, {
-    state: () => this.memberState,
-    opened: () => Boolean(this.selected),
-    language: () => this.localize.language,
-    announce: (words) => this.announce(words),
-  });
+  protected readonly answers = new AnswerAnnouncer(
+    this,
+    () => this.localize.language,
+    (words) => this.announce(words),
+  );
   /** The session's placement shows consultations here: one sent from a form of the page opens in this list. */
   protected readonly place = new PlaceController(
     this,

@@ -84,13 +84,12 @@ export class ConsultThread extends SessionElement {
   readonly #view = this.member.keep(() => ({ draftRestored: false }));
 
   /** Answers and endings of the consultation shown are told here. */
-  readonly #news = new NewsController(this, {
-    state: () => this.memberState,
-    consultationId: () => this.consultationId,
-    localize: this.localize,
-    announce: (words) => this.announce(words),
-    emit: (event) => this.emit(event),
-  });
+  readonly #news = new NewsController(
+    this,
+    this.localize,
+    (words) => this.announce(words),
+    (event) => this.emit(event),
+  );
 
   /** The consultation on screen and its reading. */
   readonly #reading = new ConsultationReading(this, this.member, (error) =>

@@ -12,25 +12,31 @@ import type { LocalizeController } from '../shared/localize.js';
 import { answeredWords } from '../shared/status.js';
 import { newsOf, statusLine } from './messages.js';
 
-export interface NewsOptions {
-  /** The state to follow, while there is one. */
-  state: () => MemberState | undefined;
-  /** The consultation on screen. */
-  consultationId: () => string | undefined;
-  localize: LocalizeController<'thread'>;
-  announce: (words: string) => void;
-  emit: (event: Event) => void;
+/** The thread: its state, and the consultation it shows. */
+export interface NewsHost extends ReactiveControllerHost {
+  readonly isConnected: boolean;
+  readonly memberState: MemberState | undefined;
+  readonly consultationId?: string | undefined;
 }
 
 export class NewsController implements ReactiveController {
-  readonly #host: ReactiveControllerHost & { readonly isConnected: boolean };
-  readonly #options: NewsOptions;
+  readonly #host: NewsHost;
+  readonly #localize: LocalizeController<'thread'>;
+  readonly #announce: (words: string) => void;
+  readonly #emit: (event: Event) => void;
   /** The state whose consultation events this thread follows. */
   #following?: MemberState;
 
-  constructor(host: ReactiveControllerHost & { readonly isConnected: boolean }, options: NewsOptions) {
+  constructor(
+    host: NewsHost,
+    localize: LocalizeController<'thread'>,
+    announce: (words: string) => void,
+    emit: (event: Event) => void,
+  ) {
     this.#host = host;
-    this.#options = options;
+    this.#localize = localize;
+    this.#announce = announce;
+    this.#emit = emit;
     host.addController(this);
   }
 
@@ -39,7 +45,7 @@ export class NewsController implements ReactiveController {
    * before it hands a record of the page to the state (whose change is then heard).
    */
   follow(): void {
-    this.#follow(this.#host.isConnected ? this.#options.state() : undefined);
+    this.#follow(this.#host.isConnected ? this.#host.memberState : undefined);
   }
 
   hostDisconnected(): void {
@@ -57,20 +63,19 @@ export class NewsController implements ReactiveController {
     const { previous, record } = (
       event as CustomEvent<{ previous?: ConsultationView; record: ConsultationView }>
     ).detail;
-    if (record.consultationId !== this.#options.consultationId() || !previous) return;
+    if (record.consultationId !== this.#host.consultationId || !previous) return;
     this.#told(previous, record);
   };
 
   /** Tells the member what changed between two records of the consultation on screen. */
   #told(previous: ConsultationView, next: ConsultationView): void {
-    const { localize, announce } = this.#options;
+    const localize = this.#localize;
+    const announce = this.#announce;
     const news = newsOf(previous, next);
     // An answer in the same words as the session's own announcement of it: heard once.
     if (news === 'answered') {
       announce(answeredWords(next, localize.language));
-      this.#options.emit(
-        new ConsultAnsweredEvent({ consultationId: next.consultationId, status: next.status }),
-      );
+      this.#emit(new ConsultAnsweredEvent({ consultationId: next.consultationId, status: next.status }));
     } else if (news === 'reviewing') {
       // The status line's words: the reviewer named when the screen names them.
       announce(statusLine(next, localize));
