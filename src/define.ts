@@ -8,14 +8,7 @@
  * It also exports what a page configures before the elements render: `registerTranslation` for
  * its own strings or languages, and `whenLoaded` to wait for an element's code.
  */
-import type { CaseHistory } from './elements/case-history/case-history.js';
-import type { ConsultAccess } from './elements/consult-access/consult-access.js';
-import type { ConsultForm } from './elements/consult-form/consult-form.js';
-import type { ConsultSession } from './elements/consult-session/consult-session.js';
-import type { ConsultThread } from './elements/consult-thread/consult-thread.js';
 import type { ConsultElement } from './elements/shared/consult-element.js';
-import type { NavigatorChat } from './elements/navigator-chat/navigator-chat.js';
-import type { PrescriptionRequest } from './elements/prescription-request/prescription-request.js';
 import { SHOWN_INSIDE, type ElementTag } from './elements/registry.js';
 import { loadLanguage, resolveLanguage } from './elements/shared/localize.js';
 import { TRUSTED_TYPES_MISSING } from './trusted-types-message.js';
@@ -33,10 +26,12 @@ export { VERSION } from './version.js';
 type Loader = () => Promise<typeof ConsultElement>;
 
 /**
- * Each element's code, a chunk of its own; shared code (Lit, the session, the client) is one chunk.
- * Its tags are the registry's (src/elements/registry.ts), no more and no fewer.
+ * Each element's code, a chunk of its own (one literal `import()` each, for the bundler); shared
+ * code (Lit, the session, the client) is one chunk. Keyed by the registry's tags
+ * (src/elements/registry.ts), no more and no fewer: the compiler refuses a tag added in one place
+ * only. The tags' types on `document.createElement` and `querySelector` are read from it (below).
  */
-export const ELEMENTS: Readonly<Record<string, Loader>> = {
+const LOADERS = {
   'consult-session': () =>
     import('./elements/consult-session/consult-session.js').then((module) => module.ConsultSession),
   'consult-form': () =>
@@ -53,7 +48,20 @@ export const ELEMENTS: Readonly<Record<string, Loader>> = {
     import('./elements/prescription-request/prescription-request.js').then(
       (module) => module.PrescriptionRequest,
     ),
-} satisfies { readonly [Tag in ElementTag]: Loader };
+};
+
+/**
+ * Each element's loader, by tag. The compiler holds the table to the registry: a loader for each
+ * of its tags, and no other key.
+ */
+export const ELEMENTS: Readonly<Record<string, Loader>> = LOADERS satisfies {
+  readonly [Tag in ElementTag]: Loader;
+} & { readonly [Other in Exclude<keyof typeof LOADERS, ElementTag>]: never };
+
+/** Each tag's element, the class its loader loads. */
+type LoadedElements = {
+  [Tag in ElementTag]: InstanceType<Awaited<ReturnType<(typeof LOADERS)[Tag]>>>;
+};
 
 const started = new Map<string, Promise<CustomElementConstructor>>();
 
@@ -179,13 +187,7 @@ if (typeof document !== 'undefined') {
 }
 
 declare global {
-  interface HTMLElementTagNameMap {
-    'consult-session': ConsultSession;
-    'consult-thread': ConsultThread;
-    'consult-form': ConsultForm;
-    'case-history': CaseHistory;
-    'navigator-chat': NavigatorChat;
-    'consult-access': ConsultAccess;
-    'prescription-request': PrescriptionRequest;
-  }
+  // The registry's tags, each typed as its element (an empty body: the members come from the table).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface HTMLElementTagNameMap extends LoadedElements {}
 }

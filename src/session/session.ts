@@ -9,15 +9,16 @@
  */
 import { createContext } from '@lit/context';
 import { SessionClient } from './session-client.js';
-import { ApiError } from '../client/errors.js';
-import { expiryTime } from '../client/auth.js';
 import { type BrowserClient, type MemberView, type SessionGrant } from '../client/browser-types.js';
-import { BLOCKED_BY_POLICY, tellDeveloper } from './developer-hints.js';
+import { tellDeveloper } from './developer-hints.js';
 import { Announcer } from './announcer.js';
 import { LiveUpdates } from './live-updates.js';
 import { MemberScope } from './member-scope.js';
 import { MemberState, type Eligibility, type MemberStateOptions } from './member-state.js';
-import { endOnProxy, hostSignInUnreachable, signInThroughOutage, throughOutage } from './sign-in-request.js';
+import { NetworkSignals } from './network-signals.js';
+import { WidgetGrant, type Grant } from './widget-grant.js';
+import { endOnProxy } from './sign-in-request.js';
+import { SignInFlow } from './sign-in-flow.js';
 
 export type { SessionGrant };
 /** The member as the proxy describes them. */
@@ -44,9 +45,6 @@ export interface SessionOptions {
 
 /** A gateway's answer when the proxy or the service behind it does not answer. */
 const GATEWAY_FAILURES: ReadonlySet<number> = new Set([502, 503, 504]);
-
-/** A grant, with its expiry in ms and whether it was fetched because the proxy refused the one before. */
-type Grant = SessionGrant & { expiresAtMs: number; afterRefusal: boolean };
 
 export class SessionManager extends EventTarget {
   static readonly #byEndpoint = new Map<string, SessionManager>();
@@ -75,11 +73,8 @@ export class SessionManager extends EventTarget {
   emergencyNumber: string | undefined;
 
   #options: SessionOptions;
-  #grant: Grant | undefined;
-  /** A token the proxy refused; the next sign-in answers that refusal. */
-  #refused: string | undefined;
-  #handedOut: string | undefined;
-  #signingIn: Promise<Grant> | undefined;
+  /** The widget token, in memory only. */
+  readonly #grant = new WidgetGrant();
   /**
    * The member's state: plan, consultations, prescription requests sent, unread answers, how
    * answers arrive. The elements render from it; it is emptied when the member changes.
@@ -110,14 +105,15 @@ export class SessionManager extends EventTarget {
       url: () => `${this.#options.endpoint.replace(/\/$/, '')}/events`,
       token: async () => {
         await this.ready();
-        if (!this.#grant) throw new Error('no session');
-        return this.#grant.token;
+        const grant = this.#grant.current;
+        if (!grant) throw new Error('no session');
+        return grant.token;
       },
       fetch: (url, init) => this.#fetch(url, init),
       // A refused token: the next round signs in again once; a fresh token refused too has ended
       // the session (see #fetch), and the stream stops.
       refused: () => {
-        this.#grant = undefined;
+        this.#grant.drop();
         return this.status !== 'expired';
       },
       signInAgain: () => void this.#signIn().catch(() => undefined),
@@ -140,28 +136,13 @@ export class SessionManager extends EventTarget {
   /** Made again whenever the options change, so every call goes to the endpoint configured now. */
   #client: SessionClient;
 
-  /**
-   * Set when the page's Content Security Policy refused the sign-in: not asked again, until
-   * `configure()`. A refusal by the proxy's CORS is waited out like an outage instead: a load
-   * balancer answering 502 without CORS headers during a deploy looks the same from the page.
-   */
-  #blockedByPolicy?: ApiError;
-
   #createClient(): SessionClient {
     return new SessionClient({
       baseUrl: this.#options.endpoint,
       // Read at each call, so a host may set `fetch` after the session was made.
       fetch: (input, init) => this.#fetch(input, init),
       // A token is handed out once: asking again (expiry, or a 401) means a fresh sign-in.
-      tokenProvider: async () => {
-        const current = this.#grant;
-        const grant =
-          current && current.token !== this.#handedOut && current.expiresAtMs - Date.now() > 30_000
-            ? current
-            : await this.#signIn();
-        this.#handedOut = grant.token;
-        return { token: grant.token, expiresAt: grant.expiresAtMs };
-      },
+      tokenProvider: () => this.#grant.handOut(() => this.#signIn()),
     });
   }
 
@@ -181,15 +162,7 @@ export class SessionManager extends EventTarget {
     if (GATEWAY_FAILURES.has(response.status)) this.state.requestFailed();
     else this.state.requestAnswered();
     const sent = new Headers(init.headers).get('authorization')?.replace(/^Bearer\s+/i, '');
-    const grant = this.#grant;
-    if (sent && grant && sent === grant.token) {
-      if (response.status === 401) {
-        if (grant.afterRefusal) this.#end('refused');
-        else this.#refused = sent;
-      } else if (response.ok) {
-        grant.afterRefusal = false;
-      }
-    }
+    if (this.#grant.answered(sent, response)) this.#end('refused');
     return response;
   }
 
@@ -204,9 +177,7 @@ export class SessionManager extends EventTarget {
 
   /** Forgets the token everywhere, the client's cache included, so no later call can use it. */
   #forgetToken(): void {
-    this.#grant = undefined;
-    this.#handedOut = undefined;
-    this.#refused = undefined;
+    this.#grant.forget();
     this.#client.clearToken();
   }
 
@@ -222,7 +193,7 @@ export class SessionManager extends EventTarget {
 
   /** Signs in if needed and answers the member. Rejects when the session cannot be had. */
   async ready(): Promise<SessionUser> {
-    const grant = this.#grant && this.#grant.expiresAtMs > Date.now() ? this.#grant : await this.#signIn();
+    const grant = this.#grant.unexpired ?? (await this.#signIn());
     return grant.user;
   }
 
@@ -230,32 +201,24 @@ export class SessionManager extends EventTarget {
   configure(options: Partial<SessionOptions>): void {
     this.#forgetToken();
     this.#options = { ...this.#options, ...options };
-    this.#blockedByPolicy = undefined;
     // A sign-in still on its way was asked of the old options: its answer is not used.
-    this.#configuration++;
-    this.#signingIn = undefined;
+    this.#signIns.reconfigured();
     this.#client = this.#createClient();
     this.#setStatus('idle');
     // An open stream is reopened at the endpoint configured now.
     this.#live.resume(true);
   }
 
-  /** Why the last sign-in failed, while the status is `error`. */
-  #failure: unknown;
-
-  /** Counts `configure()` calls: a sign-in answers only the configuration it was asked under. */
-  #configuration = 0;
-
   /**
    * Ends the session: tells the proxy (which refuses the token from then on, everywhere), and
    * forgets the token and the member's drafts here (S16).
    */
   signOut(): void {
-    const token = this.#grant?.token;
+    const token = this.#grant.current?.token;
     if (token) endOnProxy(this.#sessionUrl(), this.#fetchImpl, token);
     this.member.signedOut();
     // A sign-in still waiting out an outage stops waiting.
-    this.#configuration++;
+    this.#signIns.stopWaiting();
     this.#end('signed-out');
   }
 
@@ -265,41 +228,28 @@ export class SessionManager extends EventTarget {
     return this.ready();
   }
 
-  /** How many elements follow the session: the browser's `online` and `offline` are heard while any does. */
-  #followers = 0;
-
   /**
-   * The browser's word on the network, heard while an element follows the session (answers the
-   * function that stops): `offline` shows the one "Reconnecting…" notice at once, `online` checks
-   * the connection at once instead of at the next wait.
+   * The browser's word on the network, heard while an element follows the session: `offline`
+   * shows the one "Reconnecting…" notice at once, `online` checks the connection at once instead
+   * of at the next wait.
    */
-  follow(): () => void {
-    if (++this.#followers === 1 && typeof window !== 'undefined') {
-      window.addEventListener('offline', this.#onOffline);
-      window.addEventListener('online', this.#onOnline);
-    }
-    let following = true;
-    return () => {
-      if (!following) return;
-      following = false;
-      if (--this.#followers === 0 && typeof window !== 'undefined') {
-        window.removeEventListener('offline', this.#onOffline);
-        window.removeEventListener('online', this.#onOnline);
-      }
-    };
-  }
-
-  #onOffline = (): void => {
+  readonly #network = new NetworkSignals({
     // An ended session shows its own notice, and a new sign-in says whether it got through.
-    if (this.status !== 'expired') this.state.setReachable(false);
-  };
-
-  #onOnline = (): void => {
+    offline: () => {
+      if (this.status !== 'expired') this.state.setReachable(false);
+    },
     // With a member, one cheap read says whether the service answers; a sign-in waiting out the
     // outage tries again by itself; otherwise there is nothing to check.
-    if (this.state.member) this.state.reconnect();
-    else if (this.status !== 'signing-in') this.state.setReachable(true);
-  };
+    online: () => {
+      if (this.state.member) this.state.reconnect();
+      else if (this.status !== 'signing-in') this.state.setReachable(true);
+    },
+  });
+
+  /** Follows the browser's `online` and `offline` (see `#network`); answers the function that stops. */
+  follow(): () => void {
+    return this.#network.follow();
+  }
 
   /**
    * Keeps the member's consultations current while anyone shows them: the live stream is open,
@@ -314,82 +264,30 @@ export class SessionManager extends EventTarget {
     this.dispatchEvent(new CustomEvent('status', { detail: { status, reason } }));
   }
 
-  /**
-   * One sign-in in flight at a time; a 401 from the proxy ends the session instead of looping, and
-   * an ended session signs in again only through `retry()` or `configure()`.
-   */
-  #signIn(): Promise<Grant> {
-    if (this.#signingIn) return this.#signingIn;
-    // The page's policy refused the proxy: every element's next try would be refused the same way.
-    if (this.#blockedByPolicy) {
-      this.#setStatus('error');
-      return Promise.reject(this.#blockedByPolicy);
-    }
-    // A sign-in that failed is tried again from a "Try again" (`retry()`) or `configure()`, not by
-    // every call or reconnecting stream meanwhile: each would make the elements' notices come and go.
-    if (this.status === 'error' && this.#failure !== undefined) return Promise.reject(this.#failure);
-    if (this.status === 'expired')
-      return Promise.reject(
-        new ApiError({
-          kind: 'http',
-          status: 401,
-          code: 'session_expired',
-          title: 'Session expired',
-          operation: 'session',
-        }),
-      );
-    this.#setStatus('signing-in');
-    // Settles in a later task in any case, so it is always cleared after it was set.
-    const signingIn: Promise<Grant> = this.#attemptSignIn(this.#configuration).finally(() => {
-      if (this.#signingIn === signingIn) this.#signingIn = undefined;
-    });
-    this.#signingIn = signingIn;
-    return signingIn;
-  }
-
-  async #attemptSignIn(configuration: number): Promise<Grant> {
-    this.#failure = undefined;
-    const current = () => configuration === this.#configuration;
-    const unreachable = () => this.state.setReachable(false);
-    try {
-      const { signIn } = this.#options;
-      const grant = signIn
-        ? // A host's own sign-in waits out an outage as the session's request does.
-          await throughOutage(() => signIn(), { outage: hostSignInUnreachable, current, unreachable })
-        : await signInThroughOutage({
-            url: this.#sessionUrl(),
-            fetch: this.#fetchImpl,
-            ownFetch: Boolean(this.#options.fetch),
-            body: this.#options.signInBody ?? {},
-            unreachable,
-            current,
-          });
-      // Configured again meanwhile (another endpoint or sign-in): this grant is for the old one.
-      if (configuration !== this.#configuration) return await this.#signIn();
-      const withExpiry: Grant = {
-        ...grant,
-        expiresAtMs: expiryTime(grant.expiresAt),
-        afterRefusal: this.#refused !== undefined,
-      };
-      this.#refused = undefined;
+  /** The sign-in: one in flight at a time, and none by itself after it failed or the session ended. */
+  readonly #signIns = new SignInFlow({
+    status: () => this.status,
+    setStatus: (status, reason) => this.#setStatus(status, reason),
+    options: () => this.#options,
+    sessionUrl: () => this.#sessionUrl(),
+    fetchImpl: () => this.#fetchImpl,
+    unreachable: () => this.state.setReachable(false),
+    signedIn: (answer) => {
+      const grant = this.#grant.fromSignIn(answer);
       // Another member now: nothing of the previous one's may remain, in the client or in storage.
-      this.member.signedIn(grant.user);
-      this.#grant = withExpiry;
+      this.member.signedIn(answer.user);
+      this.#grant.keep(grant);
       this.state.setReachable(true);
       this.#setStatus('ready');
       // Signed in again after the session ended: the stream comes back for whoever still listens.
       this.#live.resume();
-      return withExpiry;
-    } catch (error) {
-      if (configuration !== this.#configuration) throw error;
-      if (error instanceof ApiError && error.code === BLOCKED_BY_POLICY) this.#blockedByPolicy = error;
-      // A host's own tokenProvider may throw its own error with `status: 401`: that ends the session too.
-      const unauthorized = (error as { status?: unknown } | null)?.status === 401;
-      this.#grant = undefined;
-      if (!unauthorized) this.#failure = error;
-      this.#setStatus(unauthorized ? 'expired' : 'error', unauthorized ? 'refused' : undefined);
-      throw error;
-    }
+      return grant;
+    },
+    failed: () => this.#grant.drop(),
+  });
+
+  #signIn(): Promise<Grant> {
+    return this.#signIns.signIn();
   }
 
   #sessionUrl(): string {

@@ -13,15 +13,17 @@ import { browserBuild, type BuiltChunk } from '../../scripts/test-build.js';
 import { ELEMENTS } from '../../src/define.js';
 
 const KiB = 1024;
-const ENGLISH_PAGE_KIB = 80.2;
-const CLASSIC_KIB = 53.8;
+const ENGLISH_PAGE_KIB = 81.1;
+const CLASSIC_KIB = 54.6;
 const CLASSIC_MARKDOWN_KIB = 25.7;
 /**
  * `englishPage` is held just above where it stands (Lit, the shared core with the member state,
  * five elements, marked and DOMPurify), so that no change adds weight unnoticed; it rose from 77.0
  * to 80.2 KiB with read marks and message times kept by the proxy, the outage handling, the list's
  * short row names and eventsource-parser, less what the second minifying
- * pass and the one markdown chunk saved; the aim is 0.6×
+ * pass and the one markdown chunk saved, and to 81.1 KiB (the classic script from 53.8 to 54.6 KiB)
+ * when the largest elements and the session were split into files of one job (the controllers and
+ * the options they are built with); the aim is 0.6×
  * deep-chat's bundle, about 65 KiB, and then 50 KiB. `language` too: Arabic, the largest, is 4.2 KiB
  * with the names of professionals' roles and specialties. The classic script likewise, its main
  * file (`classic`) and, apart, the marked and DOMPurify it loads with the first answer

@@ -1,31 +1,18 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
 import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { errorNotice } from '../shared/error-notice.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
-import type { MemberState } from '../../session/member-state.js';
-import { answeredWords, statusStyles } from '../shared/status.js';
+import { statusStyles } from '../shared/status.js';
 import { PlaceController } from '../shared/place.js';
 import { NearEndController } from './near-end.js';
-import { consultationRow, loadingRows } from './row.js';
-import { clearDraft, loadDraft, saveDraft } from '../../session/drafts.js';
-
-/**
- * Which consultation is open, kept per member with their drafts (an id, no text: docs/security.md
- * S16), so a reload reopens it; cleared at sign-out with them. It is marked with the page load that
- * opened it: another list on the same page, or one added later, starts from the list.
- */
-const OPEN_KEY = 'history:open';
-interface OpenMark {
-  id: string;
-  /** `performance.timeOrigin` of the page that opened it. */
-  page: number;
-}
-const thisPage = () => performance.timeOrigin;
+import { AnswerAnnouncer } from './answer-announcer.js';
+import { loadingRows } from './row.js';
+import { consultationList, rowForKey } from './list.js';
+import { forgetOpen, openBeforeReload, rememberOpen } from './reopen.js';
 import { styles } from './case-history.styles.js';
 
 /**
@@ -110,8 +97,12 @@ export class CaseHistory extends SessionElement {
       reopened?: boolean;
     } => ({}),
   );
-  /** The state this list follows for answers. */
-  #following?: MemberState;
+  /** Answers are announced while the list shows. */
+  protected readonly answers = new AnswerAnnouncer(
+    this,
+    () => this.localize.language,
+    (words) => this.announce(words),
+  );
   /** The session's placement shows consultations here: one sent from a form of the page opens in this list. */
   protected readonly place = new PlaceController(
     this,
@@ -125,19 +116,6 @@ export class CaseHistory extends SessionElement {
 
   /** Renders the next chunk when the end of the list scrolls near. */
   protected readonly nearEnd = new NearEndController(this, () => this.#renderMore());
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#follow(undefined);
-  }
-
-  /** Follows the state: answers are announced. */
-  #follow(state: MemberState | undefined): void {
-    if (state === this.#following) return;
-    this.#following?.removeEventListener('answer', this.#onAnswer);
-    this.#following = state;
-    state?.addEventListener('answer', this.#onAnswer);
-  }
 
   /** The placement shows a consultation here (a question just sent): it opens, its heading focused. */
   #show(consultationId: string, focus: boolean): boolean {
@@ -153,19 +131,9 @@ export class CaseHistory extends SessionElement {
     return true;
   }
 
-  #onAnswer = (event: Event): void => {
-    // With a consultation open, its thread announces the answer itself.
-    if (this.selected) return;
-    const { consultationId } = (event as CustomEvent<{ consultationId: string }>).detail;
-    const record = this.memberState?.consultation(consultationId);
-    // The same words as the session's own announcement of it: heard once.
-    if (record) this.announce(answeredWords(record, this.localize.language));
-  };
-
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const state = this.isConnected ? this.memberState : undefined;
-    this.#follow(state);
     if (!this.member.current) this.member.signInIfIdle();
     else if (state && state.historyStatus.status === 'idle') {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
@@ -184,12 +152,11 @@ export class CaseHistory extends SessionElement {
     this.#view.reopened = true;
     if (this.selected) {
       // A deep link opened one: that is the one a reload reopens.
-      saveDraft(member.id, OPEN_KEY, { id: this.selected, page: thisPage() } satisfies OpenMark);
+      rememberOpen(member.id, this.selected);
       return;
     }
-    const mark = loadDraft<OpenMark>(member.id, OPEN_KEY);
-    const id = mark?.page !== thisPage() ? mark?.id : undefined;
-    if (typeof id !== 'string') return;
+    const id = openBeforeReload(member.id);
+    if (id === undefined) return;
     if (!this.consultations.some((c) => c.consultationId === id)) return;
     this.#view.returnTo = id;
     this.selected = id;
@@ -200,9 +167,8 @@ export class CaseHistory extends SessionElement {
     if (changed.has('selected')) this.memberState?.placement.shownChanged();
     const member = this.member.current;
     if (!changed.has('selected') || !member || !this.#view.reopened) return;
-    if (this.selected)
-      saveDraft(member.id, OPEN_KEY, { id: this.selected, page: thisPage() } satisfies OpenMark);
-    else clearDraft(member.id, OPEN_KEY);
+    if (this.selected) rememberOpen(member.id, this.selected);
+    else forgetOpen(member.id);
   }
 
   /** Rows for consultations new since the last update are rendered where they land. */
@@ -272,24 +238,11 @@ export class CaseHistory extends SessionElement {
   #onListKeydown = (event: KeyboardEvent): void => {
     const current = this.#rows().indexOf(event.target as HTMLButtonElement);
     if (current < 0) return;
-    let next: number;
-    switch (event.key) {
-      case 'ArrowDown':
-        if (current === this.shown - 1 && this.shown < this.consultations.length) this.#renderMore();
-        next = current + 1;
-        break;
-      case 'ArrowUp':
-        next = current - 1;
-        break;
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = this.shown - 1;
-        break;
-      default:
-        return;
-    }
+    const next = rowForKey(event.key, current, this.shown);
+    if (next === undefined) return;
+    // ArrowDown on the last rendered row renders the next chunk first.
+    if (event.key === 'ArrowDown' && current === this.shown - 1 && this.shown < this.consultations.length)
+      this.#renderMore();
     event.preventDefault();
     this.#focusRow(Math.max(0, Math.min(next, this.shown - 1)));
   };
@@ -379,46 +332,16 @@ export class CaseHistory extends SessionElement {
         <slot name="empty"><p class="notice">${localize.t('empty')}</p></slot>
       </div>`;
     }
-    const visible = this.consultations.slice(0, this.shown);
-    const left = this.consultations.length - visible.length;
-    const state = this.memberState;
-    const unread = state?.unread.length ?? 0;
-    const unreadText = unread > 0 ? localize.t('unread', { count: unread }) : '';
-    return html`${
-        unread > 0
-          ? html`<p part="unread" class="unread-count" aria-hidden="true">${unreadText}</p>`
-          : nothing
-      }
-      <ul
-        part="list"
-        class="list"
-        aria-label=${unread > 0 ? `${localize.t('list')}, ${unreadText}` : localize.t('list')}
-        @keydown=${this.#onListKeydown}
-        @focusin=${this.#onListFocusin}
-      >
-        ${repeat(
-          visible,
-          (c) => c.consultationId,
-          (c, index) =>
-            consultationRow(c, {
-              localize,
-              unread: state?.isUnread(c.consultationId) ?? false,
-              active: index === this.activeIndex,
-              times: state?.messageTimes(c.consultationId),
-              now: Date.now(),
-              onOpen: () => this.#open(c),
-            }),
-        )}
-      </ul>
-      ${
-        left > 0
-          ? html`<div class="more">
-              <span class="sentinel" aria-hidden="true"></span>
-              <button part="more-button" type="button" @click=${this.#onShowMore}>
-                ${localize.t('showMore', { count: left })}
-              </button>
-            </div>`
-          : nothing
-      }`;
+    return consultationList({
+      localize,
+      consultations: this.consultations,
+      shown: this.shown,
+      activeIndex: this.activeIndex,
+      state: this.memberState,
+      onKeydown: this.#onListKeydown,
+      onFocusin: this.#onListFocusin,
+      onOpen: (consultation) => this.#open(consultation),
+      onShowMore: this.#onShowMore,
+    });
   }
 }

@@ -2,26 +2,23 @@ import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import type { ConsultationView } from '../../client/browser-types.js';
-import { errorNotice } from '../shared/error-notice.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
-import { ConsultAnsweredEvent, ConsultFollowupEvent, ConsultStartNewEvent } from '../shared/events.js';
+import { ConsultFollowupEvent, ConsultStartNewEvent } from '../shared/events.js';
 import { KeepInPlaceController } from '../shared/keep-in-place.js';
 import { ClockController } from '../shared/clock.js';
-import { conversation, loadingThread, newsOf, statusLine } from './messages.js';
+import { conversation } from './messages.js';
+import { loadingThread, missingThread } from './notices.js';
+import { threadHeading } from './heading.js';
+import { NewsController } from './news.js';
+import { ConsultationReading } from './reading.js';
 import { endingOf, followup, type Ending } from './followup.js';
 import { handedOver } from './handed-over.js';
 import { FollowupDraft } from './followup-draft.js';
 import { LocalizeController, translate } from '../shared/localize.js';
 import { prefetchMarkdownWhenIdle } from '../shared/markdown.js';
-import type { MemberState } from '../../session/member-state.js';
-import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
+import { statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
-import { isOlder } from '../../session/consultations.js';
-import { shorten } from '../shared/shorten.js';
-
-/** How long the thread's heading, its first question, may be. */
-const SUBJECT_CHARACTERS = 80;
 
 type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
 
@@ -86,30 +83,20 @@ export class ConsultThread extends SessionElement {
   /** Whether the follow-up draft was put back for the member now signed in. */
   readonly #view = this.member.keep(() => ({ draftRestored: false }));
 
-  /** The state whose consultation events this thread follows. */
-  #following?: MemberState;
+  /** Answers and endings of the consultation shown are told here. */
+  readonly #news = new NewsController(
+    this,
+    this.localize,
+    (words) => this.announce(words),
+    (event) => this.emit(event),
+  );
 
-  /**
-   * The consultation on screen: the member state's record (one copy for the whole page), else
-   * the one the page handed over. Undefined while it loads.
-   */
+  /** The consultation on screen and its reading. */
+  readonly #reading = new ConsultationReading(this, this.member, (error) =>
+    this.reportError(error, 'getConsultation'),
+  );
   get #record(): ConsultationView | undefined {
-    const id = this.consultationId;
-    if (!id) return undefined;
-    const held = this.memberState?.consultation(id);
-    const given = this.consultation?.consultationId === id ? this.consultation : undefined;
-    if (held && given) return isOlder(held, given) ? given : held;
-    return held ?? given;
-  }
-
-  /** Where the first read of the consultation is, when the page did not hand it over. */
-  get #loadStatus(): { status: 'idle' | 'loading' | 'ready' | 'error'; error?: unknown } {
-    const id = this.consultationId;
-    if (!id || this.#record) return { status: 'ready' };
-    const state = this.memberState;
-    const signIn = this.member.signInStatus;
-    if (!state || signIn !== 'ready') return { status: signIn };
-    return state.consultationStatus(id);
+    return this.#reading.record;
   }
 
   /** The follow-up on its way, which "Cancel sending" stops waiting for. */
@@ -125,11 +112,6 @@ export class ConsultThread extends SessionElement {
     super.connectedCallback();
     // Warm the renderer at idle; an answer to show first loads it at once.
     prefetchMarkdownWhenIdle();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#follow(undefined);
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -149,48 +131,17 @@ export class ConsultThread extends SessionElement {
       this.#draft.restore();
       this.#view.draftRestored = Boolean(this.member.current);
     }
-    this.#follow(this.isConnected ? this.memberState : undefined);
+    this.#news.follow();
     // The page's record goes into the member state, which other views of it then share.
     if (this.consultation && this.member.current && this.consultation.userId === this.member.current.id)
       this.memberState?.apply(this.consultation);
-    this.#loadIfNeeded();
+    this.#reading.loadIfNeeded();
   }
-
-  /** Reads the consultation once the member is known, unless the state has it or is reading it. */
-  #loadIfNeeded(): void {
-    const id = this.consultationId;
-    const state = this.memberState;
-    const session = this.activeSession;
-    if (!id || this.#record || !this.isConnected || !session) return;
-    if (!this.member.current) {
-      // Signing in sets the member, which renders this element again for them.
-      this.member.signInIfIdle();
-      return;
-    }
-    if (state?.consultationStatus(id).status !== 'idle') return;
-    state.load(id).catch((error: unknown) => this.reportError(error, 'getConsultation'));
-  }
-
-  /** Follows the state's consultation events: answers and endings of the one shown are announced here. */
-  #follow(state: MemberState | undefined): void {
-    if (state === this.#following) return;
-    this.#following?.removeEventListener('consultation', this.#onConsultation);
-    this.#following = state;
-    state?.addEventListener('consultation', this.#onConsultation);
-  }
-
-  #onConsultation = (event: Event): void => {
-    const { previous, record } = (
-      event as CustomEvent<{ previous?: ConsultationView; record: ConsultationView }>
-    ).detail;
-    if (record.consultationId !== this.consultationId || !previous) return;
-    this.#told(previous, record);
-  };
 
   #retry = (): void => {
     // After "try again" the button is gone: focus goes to what replaced it, unless the member moved on.
     this.#focus.whenSettled(
-      () => this.#loadStatus.status !== 'loading',
+      () => this.#reading.status.status !== 'loading',
       '#question-0, [part~="notice"][tabindex]',
     );
     this.reload();
@@ -208,25 +159,7 @@ export class ConsultThread extends SessionElement {
 
   /** Reads the consultation again, for example after an error. */
   reload(): void {
-    const id = this.consultationId;
-    if (id && !this.member.current) void this.activeSession?.retry().catch(() => undefined);
-    if (!id || !this.member.current) return;
-    this.memberState
-      ?.load(id, { fresh: true })
-      .catch((error: unknown) => this.reportError(error, 'getConsultation'));
-  }
-
-  /** Tells the member what changed between two records of the consultation on screen. */
-  #told(previous: ConsultationView, next: ConsultationView): void {
-    const news = newsOf(previous, next);
-    // An answer in the same words as the session's own announcement of it: heard once.
-    if (news === 'answered') {
-      this.announce(answeredWords(next, this.localize.language));
-      this.emit(new ConsultAnsweredEvent({ consultationId: next.consultationId, status: next.status }));
-    } else if (news === 'reviewing') {
-      // The status line's words: the reviewer named when the screen names them.
-      this.announce(statusLine(next, this.localize));
-    } else if (news) this.announce(this.localize.t(news));
+    this.#reading.reload();
   }
 
   #onInput = (event: Event): void => {
@@ -332,7 +265,7 @@ export class ConsultThread extends SessionElement {
   }
 
   protected override render() {
-    const loading = this.#loadStatus.status === 'loading';
+    const loading = this.#reading.status.status === 'loading';
     return html`<div
       part="base"
       class="base"
@@ -349,55 +282,33 @@ export class ConsultThread extends SessionElement {
     const record = this.#record;
     if (record) return this.#renderConsultation(record);
     if (loading) return loadingThread(localize.t('loading'));
-    const load = this.#loadStatus;
-    if (load.status === 'error') {
-      const { error } = load;
-      const notFound = error instanceof ApiError && error.status === 404;
-      // A consultation that does not exist will not appear by trying again: say so, with no retry.
-      return notFound
-        ? html`<div part="notice" class="notice info" role="alert" tabindex="-1">
-            <p>${localize.t('notFound')}</p>
-          </div>`
-        : errorNotice(localize.t('loadFailed'), localize.t('retry'), this.#retry);
-    }
-    return html`<p part="notice" class="notice">${localize.t('none')}</p>`;
+    return missingThread(this.#reading.status, localize, this.#retry);
   }
 
   #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
-    // The heading is the consultation's subject, as a messenger titles a conversation; its status
-    // stays on screen beside it, in words, but is not what the member lands on.
-    return html`<div class="header">
-        <h3 id="heading" class="subject" tabindex="-1" dir="auto">
-          ${shorten(c.questions[0]?.question ?? '', SUBJECT_CHARACTERS) || translate(localize.language, 'history', 'untitled')}
-        </h3>
-        <p class="status">
-          ${statusBadge(c.status, localize.language)}<span class="status-line"
-            >${statusLine(c, localize)}</span
-          >
-        </p>
-      </div>
-      ${conversation(c, {
-        localize,
-        language: this.resolvedLanguage,
-        now: this.#clock.now,
-        times: this.memberState?.messageTimes(c.consultationId),
-        replyHours: this.activeSession?.replyHours ?? 24,
-      })}
-      ${followup({
-        localize,
-        used: c.questions.length,
-        ending: this.#ending(c),
-        draft: this.#draft.text,
-        sending: this.sending,
-        problem: this.sendProblem === 'empty' || this.sendProblem === 'failed' ? this.sendProblem : undefined,
-        submitLabel: this.sendLabel(this.sending, localize.t('send'), localize.t('sending')),
-        cancelSend: this.renderCancelSend(this.sending, this.#cancelSend),
-        onInput: this.#onInput,
-        onKeydown: this.#onKeydown,
-        onSubmit: this.#onSubmit,
-        onStartNew: this.#startNew,
-        nowhere: this.noForm ? translate(localize.language, 'navigator', 'noForm') : undefined,
-      })}`;
+    return html`${threadHeading(c, localize)}
+    ${conversation(c, {
+      localize,
+      language: this.resolvedLanguage,
+      now: this.#clock.now,
+      times: this.memberState?.messageTimes(c.consultationId),
+      replyHours: this.activeSession?.replyHours ?? 24,
+    })}
+    ${followup({
+      localize,
+      used: c.questions.length,
+      ending: this.#ending(c),
+      draft: this.#draft.text,
+      sending: this.sending,
+      problem: this.sendProblem === 'empty' || this.sendProblem === 'failed' ? this.sendProblem : undefined,
+      submitLabel: this.sendLabel(this.sending, localize.t('send'), localize.t('sending')),
+      cancelSend: this.renderCancelSend(this.sending, this.#cancelSend),
+      onInput: this.#onInput,
+      onKeydown: this.#onKeydown,
+      onSubmit: this.#onSubmit,
+      onStartNew: this.#startNew,
+      nowhere: this.noForm ? translate(localize.language, 'navigator', 'noForm') : undefined,
+    })}`;
   }
 }

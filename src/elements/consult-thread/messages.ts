@@ -159,23 +159,6 @@ function waitingFor(
   </div>`;
 }
 
-/** A question and an answer, shaped like the thread to come; the words are for assistive technology. */
-export function loadingThread(words: string): TemplateResult {
-  return html`<div class="loading">
-    <p class="visually-hidden">${words}</p>
-    <div class="thread" aria-hidden="true">
-      <div class="item">
-        <span class="skeleton narrow"></span>
-        <span class="skeleton"></span>
-        <div class="placeholder">
-          <span class="skeleton narrow"></span><span class="skeleton"></span><span class="skeleton"></span
-          ><span class="skeleton short"></span>
-        </div>
-      </div>
-    </div>
-  </div>`;
-}
-
 /** What is news between two records of a consultation: an answer, or a change of status. */
 export function newsOf(
   previous: ConsultationView,

@@ -108,3 +108,11 @@ export function composer(t: LocalizeController<'navigator'>, view: ComposerView)
     </div>
   </form>`;
 }
+
+/** Why `text` cannot be sent now (`sending`: another message is on its way), or undefined. */
+export function composerProblem(text: string, sending: boolean): ComposerError | undefined {
+  if (sending) return 'wait';
+  if (!text.trim()) return 'empty';
+  if (text.length > MAX_LENGTH) return 'tooLong';
+  return undefined;
+}

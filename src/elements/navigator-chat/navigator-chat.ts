@@ -1,18 +1,18 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
-import { ApiError } from '../../client/errors.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
-import { NavigatorHandoffEvent, NavigatorMessageEvent } from '../shared/events.js';
-import { LocalizeController, translate, type Formatters } from '../shared/localize.js';
+import { NavigatorHandoffEvent } from '../shared/events.js';
+import { LocalizeController, translate } from '../shared/localize.js';
 import { waitingToSend } from '../shared/send-label.js';
-import { preloadMarkdown } from '../shared/markdown.js';
 import type { ChatMessage, Conversation } from '../../session/conversation.js';
 import type { Eligibility, SessionManager } from '../../session/session.js';
 import { styles } from './navigator-chat.styles.js';
-import { chatMessage, startsGroup } from './message.js';
-import { composer, MAX_LENGTH, welcome, type ComposerError } from './composer.js';
+import { chatMessage } from './message.js';
+import { composer, composerProblem, MAX_LENGTH, welcome, type ComposerError } from './composer.js';
+import { chatLog } from './log.js';
+import { ChatDelivery } from './delivery.js';
+import { chatStatus, statusNotice } from './chat-status.js';
 import { ChatDraft } from './chat-draft.js';
 import { ClockController } from '../shared/clock.js';
 
@@ -72,6 +72,22 @@ export class NavigatorChat extends SessionElement {
   readonly #draft = new ChatDraft(() => this.member.current?.id);
   /** Whether the member's draft was put back in the composer. */
   readonly #view = this.member.keep(() => ({ draftLoaded: false }));
+  /** Waits for what the member sends, and tells the page and the member what arrived. */
+  readonly #delivery = new ChatDelivery({
+    state: () => this.memberState,
+    session: () => this.activeSession,
+    persist: () => this.#persist(),
+    arrived: () => (this.restored = false),
+    emit: (event) => this.emit(event),
+    urgentWords: (number) => (number ? this.localize.t('urgentCall', { number }) : this.localize.t('urgent')),
+    announce: (text, urgent) => this.announce(text, urgent),
+    putBack: (text) => (this.draft = [text, this.draft].filter((t) => t.trim()).join('\n\n')),
+    reportError: (error, operation) => this.reportError(error, operation),
+    settled: () => {
+      if (this.composerError === 'wait') this.composerError = undefined;
+      this.#persist();
+    },
+  });
 
   /**
    * The member's plan as the member state knows it (checked when the navigator first suggests a
@@ -131,14 +147,6 @@ export class NavigatorChat extends SessionElement {
     void session.retry().catch(() => undefined);
   }
 
-  /**
-   * Whether the member can ask a doctor, before the hand-off is offered: the session's one check,
-   * shared with the form. A check that fails still offers it (the form says what is wrong).
-   */
-  async #checkPlan(session: SessionManager): Promise<void> {
-    await session.eligibility().catch(() => undefined);
-  }
-
   /** What the log showed at the last update: its length and whether the navigator was typing. */
   #shown = '';
 
@@ -147,43 +155,22 @@ export class NavigatorChat extends SessionElement {
     this.#draft.save(this.draft, this.#messages, Boolean(this.#conversation?.id) || this.restored);
   }
 
-  #announce(messages: ChatMessage[]): void {
-    for (const m of messages) {
-      if (m.conversationId && m.messageId) {
-        this.emit(
-          new NavigatorMessageEvent({
-            conversationId: m.conversationId,
-            messageId: m.messageId,
-            role: m.role,
-          }),
-        );
-      }
-    }
-  }
-
   #focusInput(): void {
     this.renderRoot.querySelector<HTMLTextAreaElement>('[part=input]')?.focus();
   }
 
   #submit(): void {
     const text = this.draft;
-    if (this.#sending) {
-      this.composerError = 'wait';
-      return;
-    }
-    if (!text.trim()) {
-      this.composerError = 'empty';
-      return;
-    }
-    if (text.length > MAX_LENGTH) {
-      this.composerError = 'tooLong';
+    const problem = composerProblem(text, this.#sending);
+    if (problem) {
+      this.composerError = problem;
       return;
     }
     const conversation = this.#conversation;
     if (!conversation) return;
     this.composerError = undefined;
     this.draft = '';
-    void this.#deliver(conversation.send(text.trim(), this.#beforeReplies), text.trim());
+    void this.#delivery.deliver(conversation.send(text.trim(), this.#delivery.beforeReplies), text.trim());
   }
 
   /** "Cancel sending": the message waiting for the connection leaves the chat, its text back in the composer. */
@@ -209,53 +196,8 @@ export class NavigatorChat extends SessionElement {
     // The retry button goes away as the message is sent again: focus stays in the element, in the composer.
     const hadFocus = Boolean(this.shadowRoot?.activeElement);
     // Sent now, so it moves to the end (its reply then follows it), with its key.
-    void this.#deliver(conversation.retry(message.key, this.#beforeReplies), message.text);
+    void this.#delivery.deliver(conversation.retry(message.key, this.#delivery.beforeReplies), message.text);
     if (hadFocus) this.#focusInput();
-  }
-
-  /** A reply that suggests a doctor shows its hand-off whole: the member's plan is known before it appears. */
-  #beforeReplies = async (replies: readonly ChatMessage[]): Promise<void> => {
-    const session = this.activeSession;
-    if (session && replies.some((m) => m.suggestsDoctor)) await this.#checkPlan(session);
-  };
-
-  /**
-   * Waits for a message the conversation is delivering (`text`, the member's), and tells the page
-   * and the member what arrived.
-   */
-  async #deliver(delivery: Promise<ChatMessage[]>, text: string): Promise<void> {
-    const state = this.memberState;
-    const session = this.activeSession;
-    if (!state || !session) return;
-    // The scope of the member who sent it: `state.signal` is the next member's once this one has gone.
-    const scope = state.signal;
-    void preloadMarkdown();
-    this.#persist();
-    try {
-      // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
-      const arrived = await delivery;
-      this.restored = false;
-      const replies = arrived.filter((m) => m.role === 'navigator');
-      this.#announce(arrived);
-      // An urgent reply is not left to the polite log: the session's assertive region says it now.
-      if (replies.some((m) => m.urgent)) {
-        const number = session.emergencyNumber;
-        this.announce(number ? this.localize.t('urgentCall', { number }) : this.localize.t('urgent'), true);
-      }
-    } catch (error) {
-      if (scope.aborted) return;
-      // The member cancelled it while it waited for the connection: their words go back in the composer.
-      if (error instanceof DOMException && error.name === 'AbortError') {
-        this.draft = [text, this.draft].filter((t) => t.trim()).join('\n\n');
-        return;
-      }
-      this.reportError(error, error instanceof ApiError ? error.operation : 'sendNavigatorMessage');
-    } finally {
-      if (!scope.aborted) {
-        if (this.composerError === 'wait') this.composerError = undefined;
-        this.#persist();
-      }
-    }
   }
 
   #handOff(reply: ChatMessage): void {
@@ -300,69 +242,32 @@ export class NavigatorChat extends SessionElement {
 
   protected override render() {
     const session = this.activeSession;
-    // An ended session inside <consult-session> is its notice's to tell (a sign-out is no outage):
-    // the navigator says nothing then, rather than a second, false alert.
-    const ended = session?.status === 'expired' && this.member.fromContext;
-    const failed = session?.status === 'error' || (session?.status === 'expired' && !ended);
-    const loading = Boolean(session) && !this.member.current && !failed && !ended;
+    const status = chatStatus(session, this.member.fromContext, Boolean(this.member.current));
     return html`<div
       part="base"
       lang=${this.localize.language}
       dir=${this.localize.dir}
-      aria-busy=${loading ? 'true' : 'false'}
+      aria-busy=${status === 'connecting' ? 'true' : 'false'}
     >
       ${
-        !session
-          ? html`<p class="notice error" role="alert">${this.localize.t('unconfigured')}</p>`
-          : ended
-            ? nothing
-            : this.member.current
-              ? this.#renderChat()
-              : failed
-                ? html`<div class="notice error" role="alert" tabindex="-1">
-                    <p>${this.localize.t('unavailable')}</p>
-                    <button type="button" @click=${() => this.#retrySession(session)}>
-                      ${this.localize.t('tryAgain')}
-                    </button>
-                  </div>`
-                : html`<p class="notice" role="status">${this.localize.t('connecting')}</p>`
+        status === 'chat'
+          ? this.#renderChat()
+          : statusNotice(this.localize, status, () => session && this.#retrySession(session))
       }
     </div>`;
   }
 
   #renderChat() {
-    const t = this.localize;
-    const format = t.format;
     return html`
       ${this.#messages.length === 0 ? this.#renderWelcome() : nothing}
-      <p class="older" aria-hidden="true" ?hidden=${!this.olderAbove}><span>${t.t('earlier')}</span></p>
-      <div
-        part="log"
-        role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-label=${t.t('logLabel')}
-        tabindex=${this.#messages.length ? '0' : '-1'}
-        @scroll=${this.#onScroll}
-      >
-        ${repeat(
-          this.#messages,
-          (m) => m.key,
-          (m, index) => this.#renderMessage(m, startsGroup(this.#messages, index), format),
-        )}
-      </div>
-      <div role="status">
-        ${
-          // Waiting for the connection, nobody is typing: the message itself says it waits.
-          this.#sending && !this.#waiting
-            ? html`<span part="typing" class="typing"
-                ><span class="dots" aria-hidden="true"><span></span><span></span><span></span></span>${t.t(
-                  'typing',
-                )}</span
-              >`
-            : nothing
-        }
-      </div>
+      ${chatLog(this.localize, {
+        messages: this.#messages,
+        olderAbove: this.olderAbove,
+        // Waiting for the connection, nobody is typing: the message itself says it waits.
+        typing: this.#sending && !this.#waiting,
+        onScroll: this.#onScroll,
+        renderMessage: (m, firstOfGroup) => this.#renderMessage(m, firstOfGroup),
+      })}
       ${this.#renderComposer()}
     `;
   }
@@ -382,10 +287,10 @@ export class NavigatorChat extends SessionElement {
     if (olderAbove !== this.olderAbove) this.olderAbove = olderAbove;
   };
 
-  #renderMessage(m: ChatMessage, firstOfGroup: boolean, format: Formatters) {
+  #renderMessage(m: ChatMessage, firstOfGroup: boolean) {
     return chatMessage(m, firstOfGroup, {
       localize: this.localize,
-      format,
+      format: this.localize.format,
       now: this.#clock.now,
       language: this.resolvedLanguage,
       emergencyNumber: this.activeSession?.emergencyNumber,
