@@ -185,23 +185,41 @@ const SURVEY: Survey = {
   ],
 };
 
+/** The send problems the elements show: a failed send's notice, in any element of the page. */
+function problemsShown(): string[] {
+  const shown: string[] = [];
+  for (const [element] of elementsIn(document, '')) {
+    const own = element as unknown as Record<string, unknown>;
+    for (const name of ['sendProblem', 'sendError', 'problem']) {
+      if (own[name] !== undefined && own[name] !== null) shown.push(`${element.localName}.${name}`);
+    }
+  }
+  return shown;
+}
+
 /**
  * Signs out while the held response is on its way, then lets it arrive: nothing of `words` may be
- * found right after the sign-out, nor once the late answer has settled.
+ * found right after the sign-out, nor once the late answer has settled; and the send the sign-out
+ * ended is no failure to report, for anyone.
  */
 async function signOutThenRelease(
   session: { signOut(): void },
   held: Held,
   words: readonly string[],
-): Promise<{ afterSignOut: string[]; afterLateAnswer: string[] }> {
+): Promise<{ afterSignOut: string[]; afterLateAnswer: string[]; errors: string[] }> {
+  const errors: string[] = [];
+  const heard = (event: Event) =>
+    errors.push(`consult-error ${(event as CustomEvent<{ code: string }>).detail.code}`);
+  document.addEventListener('consult-error', heard, true);
   session.signOut();
   const afterSignOut = leftovers(words);
   held.release();
   await settled();
-  return { afterSignOut, afterLateAnswer: leftovers(words) };
+  document.removeEventListener('consult-error', heard, true);
+  return { afterSignOut, afterLateAnswer: leftovers(words), errors: [...errors, ...problemsShown()] };
 }
 
-const nothingLeft = { afterSignOut: [], afterLateAnswer: [] };
+const nothingLeft = { afterSignOut: [], afterLateAnswer: [], errors: [] };
 
 describe('a member’s work is scoped: nothing that settles after sign-out reaches the page', () => {
   // Drafts live in this page's sessionStorage and demo member ids are fixed: start each test clean.

@@ -236,6 +236,8 @@ export class ConsultForm extends SessionElement {
     this.busy = true;
     this.sendError = undefined;
     this.announce(this.localize.t('sendingStatus'));
+    // The scope of the member who sends: once they have gone, `state.signal` is the next member's.
+    const scope = state.signal;
     try {
       // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
       // While the service cannot be reached it waits ("Waiting to send", which the member may cancel)
@@ -255,7 +257,7 @@ export class ConsultForm extends SessionElement {
       }
       this.emit(new ConsultSubmittedEvent({ consultationId, questions: texts.length }));
     } catch (error) {
-      if (controller.signal.aborted || state.signal.aborted) return;
+      if (controller.signal.aborted || scope.aborted) return;
       this.reportError(error, 'createConsultation');
       const code = error instanceof ApiError ? error.code : undefined;
       if (code === 'subscription_required' || code === 'user_inactive') {

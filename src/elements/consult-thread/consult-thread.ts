@@ -195,6 +195,8 @@ export class ConsultThread extends SessionElement {
     this.#sending = sending;
     this.sending = true;
     this.sendProblem = undefined;
+    // The scope of the member who sends: once they have gone, `state.signal` is the next member's.
+    const scope = state.signal;
     try {
       // The member's scope: if they sign out meanwhile, this rejects and nothing below runs (S21).
       // While the service cannot be reached it waits ("Waiting to send", cancellable) and goes out by
@@ -210,7 +212,7 @@ export class ConsultThread extends SessionElement {
         }),
       );
     } catch (error) {
-      if (state.signal.aborted || sending.signal.aborted) return;
+      if (scope.aborted || sending.signal.aborted) return;
       const code = error instanceof ApiError && error.status === 409 ? error.code : undefined;
       if (code === 'question_limit_reached' || code === 'consultation_closed') {
         this.sendProblem = code === 'question_limit_reached' ? 'limit' : 'closed';

@@ -194,6 +194,8 @@ export class PrescriptionRequest extends SessionElement {
     this.#sending = sending;
     this.sending = true;
     this.problem = undefined;
+    // The scope of the member who sends: once they have gone, `state.signal` is the next member's.
+    const scope = state.signal;
     try {
       // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
       // While the service cannot be reached it waits ("Waiting to send", cancellable) and goes out by
@@ -215,7 +217,7 @@ export class PrescriptionRequest extends SessionElement {
         new PrescriptionSubmittedEvent({ prescriptionId: created.prescriptionId, status: created.status }),
       );
     } catch (error) {
-      if (state.signal.aborted || sending.signal.aborted) return;
+      if (scope.aborted || sending.signal.aborted) return;
       const code = error instanceof ApiError ? error.code : undefined;
       this.problem =
         code === 'subscription_required'
