@@ -6,6 +6,13 @@ import { minifyAgain, minifyTemplates } from './scripts/minify-templates.js';
 // the shared core, one chunk per language other than English, and marked + DOMPurify (one chunk) for answers.
 // Server code (proxy, sandbox) is not in them: test/node/bundle.test.ts fails if a server-side
 // library or a node: import reaches them, and test/node/bundle-budget.test.ts holds their weight.
+/**
+ * The modules only the chunks loaded on demand use: the plan's and prescriptions' elements, the
+ * languages other than English, marked and DOMPurify, the console's words for a partner's mistakes.
+ */
+const ON_DEMAND =
+  /[\\/]elements[\\/](consult-access|prescription-request)[\\/]|[\\/]translations[\\/](ar|de|es|fr|nl|en-access|en-prescription)\.ts$|[\\/]node_modules[\\/](marked|dompurify)[\\/]|[\\/]marked-dompurify\.ts$|[\\/]developer-messages\.ts$/;
+
 export default defineConfig({
   publicDir: false,
   plugins: [minifyTemplates(), chunkGraphPlugin(), minifyAgain({ module: true })],
@@ -15,7 +22,7 @@ export default defineConfig({
     sourcemap: true,
     target: 'es2022',
     lib: {
-      entry: 'src/define.ts',
+      entry: 'src/script-tag.ts',
       formats: ['es'],
       fileName: () => 'consult-elements.js',
     },
@@ -30,20 +37,15 @@ export default defineConfig({
         comments: false,
         // Chunks load relative to the entry, so the folder can be served from any path.
         chunkFileNames: 'chunks/[name]-[hash].js',
-        // One core chunk for what every element shares (Lit, the base class, the session, the
-        // client), rather than many small ones that each cost a request and compress worse. The
-        // loader carries the English strings itself and imports nothing, so it starts every chunk
-        // of an element at once (scripts/chunk-graph.ts): two round trips after the page.
+        // The loader carries the messaging elements and all they share (src/script-tag.ts): a page
+        // that shows them needs the HTML and this one file, two round trips. Without this group the
+        // bundler would put what the entry shares with the lazy chunks in chunks of their own, which
+        // the entry would import: a third round trip. Only what is fetched on demand stays apart.
         codeSplitting: {
           groups: [
             {
-              name: 'core',
-              // Only what it names: the strings and their localize stay with the loader, which reads
-              // them first; marked and DOMPurify are a chunk of their own, loaded with the first answer.
-              test: (id: string) =>
-                /node_modules\/(lit|lit-html|lit-element|@lit)\/|@oxc-project\+runtime@|src\/(client|session|elements\/shared)\//.test(
-                  id,
-                ) && !/\/elements\/shared\/(localize|marked-dompurify)\.ts$/.test(id),
+              name: 'loader',
+              test: (id: string) => !ON_DEMAND.test(id),
               includeDependenciesRecursively: false,
             },
           ],
