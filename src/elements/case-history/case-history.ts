@@ -4,6 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { errorNotice } from '../shared/error-notice.js';
+import { prepareTimes } from '../shared/message-time.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
@@ -169,6 +170,7 @@ export class CaseHistory extends SessionElement {
     if (!this.member.current) this.member.signInIfIdle();
     else if (state && state.historyStatus.status === 'idle') {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
+      prepareTimes(this.localize.format);
     }
     this.#fitShown();
     this.#reopen();
