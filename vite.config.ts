@@ -2,9 +2,9 @@ import { defineConfig } from 'vite';
 import { chunkGraphPlugin } from './scripts/chunk-graph.js';
 import { minifyAgain, minifyTemplates } from './scripts/minify-templates.js';
 
-// The browser files a partner serves: the script-tag entry (a small loader), one chunk per element,
-// the shared core, one chunk per language other than English, and marked + DOMPurify (one chunk) for answers.
-// Server code (proxy, sandbox) is not in them: test/node/bundle.test.ts fails if a server-side
+// The browser files a partner serves: the script-tag entry (the loader, with the messaging elements
+// and the core they share), a chunk for each other element, one per language other than English, and
+// marked + DOMPurify (one chunk) for answers. Server code (proxy, sandbox) is not in them: test/node/bundle.test.ts fails if a server-side
 // library or a node: import reaches them, and test/node/bundle-budget.test.ts holds their weight.
 /**
  * The modules only the chunks loaded on demand use: the plan's and prescriptions' elements, the
@@ -22,7 +22,7 @@ export default defineConfig({
     sourcemap: true,
     target: 'es2022',
     lib: {
-      entry: 'src/script-tag.ts',
+      entry: 'src/define.ts',
       formats: ['es'],
       fileName: () => 'consult-elements.js',
     },
@@ -37,10 +37,11 @@ export default defineConfig({
         comments: false,
         // Chunks load relative to the entry, so the folder can be served from any path.
         chunkFileNames: 'chunks/[name]-[hash].js',
-        // The loader carries the messaging elements and all they share (src/script-tag.ts): a page
-        // that shows them needs the HTML and this one file, two round trips. Without this group the
-        // bundler would put what the entry shares with the lazy chunks in chunks of their own, which
-        // the entry would import: a third round trip. Only what is fetched on demand stays apart.
+        // The loader carries the messaging elements and all they share: a page that shows them needs
+        // the HTML and this one file, two round trips. The group takes every module into the entry's
+        // chunk (the loader's own `import()` of one of them then finds it there) except what is only
+        // fetched on demand; without it, each element and the code they share would be chunks the
+        // loader asks for once it has arrived: a third round trip.
         codeSplitting: {
           groups: [
             {

@@ -34,7 +34,7 @@ export function chunkGraph(chunks: readonly ChunkInfo[], entry: string): Record<
     chunks.find((chunk) =>
       chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(`/src/elements/${tag}/${tag}.ts`),
     );
-  // The elements the loader carries itself (src/script-tag.ts) need no chunk.
+  // The elements the loader carries itself (vite.config.ts) need no chunk.
   const inEntry = (tag: string) =>
     byFile
       .get(entry)
