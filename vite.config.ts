@@ -2,10 +2,17 @@ import { defineConfig } from 'vite';
 import { chunkGraphPlugin } from './scripts/chunk-graph.js';
 import { minifyAgain, minifyTemplates } from './scripts/minify-templates.js';
 
-// The browser files a partner serves: the script-tag entry (a small loader), one chunk per element,
-// the shared core, one chunk per language other than English, and marked + DOMPurify (one chunk) for answers.
-// Server code (proxy, sandbox) is not in them: test/node/bundle.test.ts fails if a server-side
+// The browser files a partner serves: the script-tag entry (the loader, with the messaging elements
+// and the core they share), a chunk for each other element, one per language other than English, and
+// marked + DOMPurify (one chunk) for answers. Server code (proxy, sandbox) is not in them: test/node/bundle.test.ts fails if a server-side
 // library or a node: import reaches them, and test/node/bundle-budget.test.ts holds their weight.
+/**
+ * The modules only the chunks loaded on demand use: the plan's and prescriptions' elements, the
+ * languages other than English, marked and DOMPurify, the console's words for a partner's mistakes.
+ */
+const ON_DEMAND =
+  /[\\/]elements[\\/](consult-access|prescription-request)[\\/]|[\\/]translations[\\/](ar|de|es|fr|nl|en-access|en-prescription)\.ts$|[\\/]node_modules[\\/](marked|dompurify)[\\/]|[\\/]marked-dompurify\.ts$|[\\/]developer-messages\.ts$/;
+
 export default defineConfig({
   publicDir: false,
   plugins: [minifyTemplates(), chunkGraphPlugin(), minifyAgain({ module: true })],
@@ -30,20 +37,16 @@ export default defineConfig({
         comments: false,
         // Chunks load relative to the entry, so the folder can be served from any path.
         chunkFileNames: 'chunks/[name]-[hash].js',
-        // One core chunk for what every element shares (Lit, the base class, the session, the
-        // client), rather than many small ones that each cost a request and compress worse. The
-        // loader carries the English strings itself and imports nothing, so it starts every chunk
-        // of an element at once (scripts/chunk-graph.ts): two round trips after the page.
+        // The loader carries the messaging elements and all they share: a page that shows them needs
+        // the HTML and this one file, two round trips. The group takes every module into the entry's
+        // chunk (the loader's own `import()` of one of them then finds it there) except what is only
+        // fetched on demand; without it, each element and the code they share would be chunks the
+        // loader asks for once it has arrived: a third round trip.
         codeSplitting: {
           groups: [
             {
-              name: 'core',
-              // Only what it names: the strings and their localize stay with the loader, which reads
-              // them first; marked and DOMPurify are a chunk of their own, loaded with the first answer.
-              test: (id: string) =>
-                /node_modules\/(lit|lit-html|lit-element|@lit)\/|@oxc-project\+runtime@|src\/(client|session|elements\/shared)\//.test(
-                  id,
-                ) && !/\/elements\/shared\/(localize|marked-dompurify)\.ts$/.test(id),
+              name: 'loader',
+              test: (id: string) => !ON_DEMAND.test(id),
               includeDependenciesRecursively: false,
             },
           ],

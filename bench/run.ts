@@ -11,6 +11,8 @@
  *   plain <textarea> page, every file gzip -9 from one server, in Chromium with 4x CPU throttling
  *   on three networks (unthrottled, fast 3G, 150 ms / 1.6 Mbit/s), with each page's round trips
  *   (the HTML counted), bytes and main-thread work until typeable;
+ * - a case history of 1,000 consultations against one of 10 in Chromium at 1x and 4x CPU: when the
+ *   first rows show, and the longest task after the read (bench/list.ts);
  * - Lighthouse on the demo portal (the scores, largest paint and layout shift).
  * Sizes are deterministic, so they are tests (test/node/bundle-budget.test.ts), not benchmarks.
  */
@@ -22,6 +24,7 @@ import { proxyCost } from './proxy.js';
 import { streamMemory } from './stream-memory.js';
 import { streamsAtScale } from './streams.js';
 import { timeToTypeable } from './time-to-typeable.js';
+import { longList } from './list.js';
 import { printLighthouse, runLighthouse } from './lighthouse.js';
 
 async function measure(label: string, run: () => Promise<unknown>, iterations: number): Promise<number> {
@@ -93,5 +96,6 @@ await streamMemory();
 await answerLatency();
 
 await timeToTypeable();
+await longList();
 console.log('');
 printLighthouse(await runLighthouse(3));

@@ -19,6 +19,7 @@ interface ChunkInfo {
   fileName: string;
   imports: readonly string[];
   facadeModuleId?: string | null;
+  moduleIds?: readonly string[];
 }
 
 /** `{ tag: [chunk files] }` for every element, from the bundle's chunks. */
@@ -33,10 +34,16 @@ export function chunkGraph(chunks: readonly ChunkInfo[], entry: string): Record<
     chunks.find((chunk) =>
       chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(`/src/elements/${tag}/${tag}.ts`),
     );
+  // The elements the loader carries itself (vite.config.ts) need no chunk.
+  const inEntry = (tag: string) =>
+    byFile
+      .get(entry)
+      ?.moduleIds?.some((id) => id.replaceAll('\\', '/').endsWith(`/src/elements/${tag}/${tag}.ts`));
   const graph: Record<string, string[]> = {};
   for (const { tag } of ELEMENTS) {
     const files = new Set<string>();
     for (const shown of [tag, ...(SHOWN_INSIDE[tag] ?? [])]) {
+      if (inEntry(shown)) continue;
       const chunk = chunkOf(shown);
       if (!chunk) throw new Error(`no chunk for <${shown}>`);
       closure(chunk.fileName, files);

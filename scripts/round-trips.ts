@@ -12,8 +12,8 @@
  * Plain JavaScript, to run in the page as it is (`page.evaluate(ROUND_TRIPS_IN_PAGE)`, or inside an
  * init script): an expression whose value is a `RoundTrips`.
  */
-export const ROUND_TRIPS_IN_PAGE = `(() => {
-  const api = new Set(['fetch', 'xmlhttprequest', 'beacon', 'other']);
+const roundTripsInPage = (api: readonly string[]) => `(() => {
+  const api = new Set(${JSON.stringify(api)});
   const [html] = performance.getEntriesByType('navigation');
   const files = [{ path: location.pathname, asked: 0, arrived: html ? html.responseStart : 0, wave: 1 }];
   for (const entry of performance.getEntriesByType('resource')) {
@@ -31,6 +31,14 @@ export const ROUND_TRIPS_IN_PAGE = `(() => {
     files: files.map(({ path, wave }) => ({ path, wave })),
   };
 })()`;
+
+export const ROUND_TRIPS_IN_PAGE = roundTripsInPage(['fetch', 'xmlhttprequest', 'beacon', 'other']);
+
+/**
+ * The same with the page's calls to its own API counted too (sign-in, the first read): what a
+ * member waits for before an answer is on the screen. An event stream still open is not counted.
+ */
+export const ROUND_TRIPS_WITH_API_IN_PAGE = roundTripsInPage([]);
 
 export interface RoundTrips {
   roundTrips: number;

@@ -149,6 +149,8 @@ export interface BuiltChunk {
   imports: string[];
   dynamicImports: string[];
   facadeModuleId: string | null;
+  /** The modules it holds, from the repository's root. */
+  moduleIds: string[];
 }
 
 export interface BrowserBuild {
@@ -176,12 +178,13 @@ export async function browserBuild(): Promise<BrowserBuild> {
     const chunks: BuiltChunk[] = outputs
       .flatMap((output) => output.output)
       .filter((item) => item.type === 'chunk')
-      .map(({ fileName, isEntry, imports, dynamicImports, facadeModuleId }) => ({
+      .map(({ fileName, isEntry, imports, dynamicImports, facadeModuleId, moduleIds }) => ({
         fileName,
         isEntry,
         imports,
         dynamicImports,
         facadeModuleId,
+        moduleIds: moduleIds.map((id) => relative(root, id).replaceAll('\\', '/')),
       }));
     await buildClassic(outDir);
     writeFileSync(join(outDir, 'chunks.json'), JSON.stringify(chunks, null, 1));

@@ -6,7 +6,7 @@
 import type { ConsultationView } from '../client/browser-types.js';
 import { unreachable } from './connection.js';
 import { isOlder, isWaiting } from './consultations.js';
-import { newestFirst, type LoadStatus, type ScopedCall } from './state-basics.js';
+import { newestFirst, sortTime, type LoadStatus, type ScopedCall } from './state-basics.js';
 
 interface Entry {
   record?: ConsultationView;
@@ -32,6 +32,13 @@ export interface ConsultationStoreOptions {
 export class ConsultationStore {
   readonly #options: ConsultationStoreOptions;
   readonly #entries = new Map<string, Entry>();
+  /**
+   * The records newest first, kept until one changes, and the ids of those waiting for an answer:
+   * a list of 1,000 is sorted once per change, not once per look, and whether to poll is not a
+   * walk through every record each time one arrives.
+   */
+  #sorted?: ConsultationView[];
+  readonly #waiting = new Set<string>();
 
   constructor(options: ConsultationStoreOptions) {
     this.#options = options;
@@ -51,23 +58,29 @@ export class ConsultationStore {
 
   /** Every record held, newest first. */
   get all(): ConsultationView[] {
-    const known: ConsultationView[] = [];
-    for (const entry of this.#entries.values()) if (entry.record) known.push(entry.record);
-    return known.sort(newestFirst);
+    if (!this.#sorted) {
+      const known: ConsultationView[] = [];
+      for (const entry of this.#entries.values()) if (entry.record) known.push(entry.record);
+      // Each time parsed once, not once per comparison, in the order `newestFirst` gives.
+      const times = new Map(known.map((record) => [record, sortTime(record)]));
+      this.#sorted = known.sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0));
+    }
+    return [...this.#sorted];
   }
 
   /** The records a professional may still answer, newest first. */
   waiting(): ConsultationView[] {
     const waiting: ConsultationView[] = [];
-    for (const entry of this.#entries.values())
-      if (entry.record && isWaiting(entry.record)) waiting.push(entry.record);
+    for (const id of this.#waiting) {
+      const record = this.#entries.get(id)?.record;
+      if (record) waiting.push(record);
+    }
     return waiting.sort(newestFirst);
   }
 
   /** Whether any record waits for an answer (cheaper than `waiting()` when asked per record). */
   hasWaiting(): boolean {
-    for (const entry of this.#entries.values()) if (entry.record && isWaiting(entry.record)) return true;
-    return false;
+    return this.#waiting.size > 0;
   }
 
   /** The ids of every record held. */
@@ -147,6 +160,9 @@ export class ConsultationStore {
     const previous = entry.record;
     if (previous && isOlder(record, previous)) return;
     entry.record = record;
+    this.#sorted = undefined;
+    if (isWaiting(record)) this.#waiting.add(record.consultationId);
+    else this.#waiting.delete(record.consultationId);
     entry.status = 'ready';
     entry.error = undefined;
     if (previous && JSON.stringify(previous) === JSON.stringify(record)) return;

@@ -45,11 +45,11 @@ export const aborted = (signal: AbortSignal): DOMException =>
 
 export const noMember = (): DOMException => new DOMException('No member is signed in', 'AbortError');
 
-const time = (iso: string) => {
-  const ms = Date.parse(iso);
+/** What `newestFirst` sorts by: the time asked, a time that does not parse as the oldest. */
+export const sortTime = (c: ConsultationView): number => {
+  const ms = Date.parse(c.createdAt);
   return Number.isNaN(ms) ? -Infinity : ms;
 };
 
 /** Sorts consultations newest first. */
-export const newestFirst = (a: ConsultationView, b: ConsultationView): number =>
-  time(b.createdAt) - time(a.createdAt);
+export const newestFirst = (a: ConsultationView, b: ConsultationView): number => sortTime(b) - sortTime(a);

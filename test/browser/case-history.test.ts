@@ -631,6 +631,46 @@ describe('<case-history>', () => {
       await element.updateComplete;
       expect(hasFocus(element, rows(element)[0])).to.equal(true);
     });
+    it('sorts a list of 1,000 once per change, not once per look, and every row is in keyboard order', async () => {
+      // Each sort of the list parsed every time it compared (about 20,000 parses for 1,000), and the
+      // list was sorted again at every look (each render several times): work that grew faster than
+      // the list. Counted, not timed: parses of a time, while the list is read and shown.
+      const parse = Date.parse;
+      let parses = 0;
+      Date.parse = (text: string) => {
+        parses++;
+        return parse(text);
+      };
+      let element: CaseHistory;
+      try {
+        element = await fixture<CaseHistory>(
+          html`<case-history .session=${scriptedHistory(1000)}></case-history>`,
+        );
+        await listed(element);
+        await element.updateComplete;
+      } finally {
+        Date.parse = parse;
+      }
+      expect(parses, `${parses} times parsed`).to.be.at.most(3 * 1000);
+      for (let i = 0; i < 19; i++) {
+        $<HTMLButtonElement>(element, '[part=more-button]')!.click();
+        await element.updateComplete;
+      }
+      // Every row once, newest first, and the arrow keys walk them in that order.
+      const texts = cards(element).map((card) => /Scripted question (\d+)/.exec(card.textContent ?? '')?.[1]);
+      expect(texts).to.deep.equal(Array.from({ length: 1000 }, (_, i) => String(999 - i)));
+      rows(element)[0]!.focus();
+      for (let i = 1; i <= 3; i++) {
+        await sendKeys({ press: 'ArrowDown' });
+        expect(hasFocus(element, rows(element)[i]), `row ${i}`).to.equal(true);
+      }
+      await sendKeys({ press: 'End' });
+      expect(hasFocus(element, rows(element)[999])).to.equal(true);
+      await sendKeys({ press: 'ArrowUp' });
+      expect(hasFocus(element, rows(element)[998])).to.equal(true);
+      await sendKeys({ press: 'Home' });
+      expect(hasFocus(element, rows(element)[0])).to.equal(true);
+    });
   });
 
   describe('in every language', () => {

@@ -1,18 +1,25 @@
 /**
- * End to end: the script-tag loader asks for an element's whole chunk graph at once. The built
- * files are served each 300 ms late, like a far-away server, and a page with `<consult-form>`
- * inside `<consult-session>` loads in Chromium. Every chunk the page needs is asked for before
- * any chunk has arrived: the page is typeable after three round trips, the HTML counted (HTML →
- * loader → one parallel wave of chunks), and after two with the classic script (HTML → script).
- * Sign-in starts with that wave and typing never waits for it, and the first frame makes none of
- * the browser's Intl formatters (the first one loads ICU data: a long task before the box paints).
+ * End to end: the script-tag loader carries the messaging elements, and asks for the whole chunk
+ * graph of any other element at once. The built files are served each 300 ms late, like a far-away
+ * server, and a page with `<consult-form>` inside `<consult-session>` loads in Chromium: it is
+ * typeable after two round trips, the HTML counted (HTML → loader), as with the classic script
+ * (HTML → script). Sign-in starts as the loader runs and typing never waits for it; a thread shows
+ * its answer three round trips after the HTML (loader → sign-in → the read); the first frame makes
+ * none of the browser's Intl formatters (the first one loads ICU data: a long task before the box
+ * paints); a page with the plan's and prescriptions' elements asks for their chunks in one wave.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
-import { ROUND_TRIPS_IN_PAGE, type RoundTrips } from '../../scripts/round-trips.js';
+import {
+  ROUND_TRIPS_IN_PAGE,
+  ROUND_TRIPS_WITH_API_IN_PAGE,
+  type RoundTrips,
+} from '../../scripts/round-trips.js';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
+import { ConsultClient } from '../../src/client/client.js';
+import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
 
 const DELAY_MS = 300;
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ask</title>
@@ -22,6 +29,19 @@ const CLASSIC_PAGE = PAGE.replace(
   '<script type="module" src="/assets/consult-elements.js"></script>',
   '<script src="/assets/consult-elements.classic.js" defer></script>',
 );
+/** The elements that are chunks of their own, beside one the loader carries. */
+const PLAN_PAGE = PAGE.replace(
+  '<consult-form></consult-form>',
+  '<consult-form></consult-form><consult-access></consult-access><prescription-request></prescription-request>',
+);
+/** A consultation with an answer, shown on a page of its own. */
+const ANSWER = 'Rest well and drink water.';
+let answeredId = '';
+const ANSWER_PAGE = () =>
+  PAGE.replace(
+    '<consult-form></consult-form>',
+    `<consult-thread consultation-id="${answeredId}"></consult-thread>`,
+  );
 
 describe('the script-tag loader', () => {
   let portal: ScriptTagPortal;
@@ -29,9 +49,22 @@ describe('the script-tag loader', () => {
 
   before(async () => {
     portal = await startScriptTagPortal(
-      { '/ask': PAGE, '/ask-classic': CLASSIC_PAGE },
+      { '/ask': PAGE, '/ask-classic': CLASSIC_PAGE, '/plan': PLAN_PAGE, '/answer': ANSWER_PAGE },
       { assetDelayMs: DELAY_MS, classic: true },
     );
+    const upstream = new ConsultClient({ baseUrl: portal.sandbox.url, apiKey: DEFAULT_API_KEY });
+    const [alex] = await upstream.searchUsersByQuery('alex');
+    assert.ok(alex, 'the sandbox has alex');
+    ({ consultationId: answeredId } = await upstream.createConsultation({
+      userId: alex.id,
+      questions: ['My head hurts, what can I do?'],
+    }));
+    const answered = await fetch(`${portal.sandbox.url}/_sandbox/consultations/${answeredId}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answer: ANSWER }),
+    });
+    assert.equal(answered.status, 200, 'the answer was given');
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
 
@@ -40,8 +73,8 @@ describe('the script-tag loader', () => {
     await portal?.close();
   });
 
-  it('asks for every chunk of the page’s elements in one wave, none after another has arrived', async () => {
-    const page = await browser.newPage();
+  /** What the page asks for under /assets/ and when each is asked for and arrives, in Node's clock. */
+  function watchAssets(page: Page) {
     const asked = new Map<string, number>();
     const arrived = new Map<string, number>();
     page.on('request', (request) => {
@@ -52,24 +85,46 @@ describe('the script-tag loader', () => {
       const path = new URL(request.url()).pathname;
       if (path.startsWith('/assets/')) arrived.set(path, performance.now());
     });
+    return { asked, arrived };
+  }
+
+  const LOADER = '/assets/consult-elements.js';
+
+  it('needs nothing but the loader for the messaging elements', async () => {
+    const page = await browser.newPage();
+    const { asked } = watchAssets(page);
     await page.goto(`${portal.url}/ask`);
     await page.locator('consult-form textarea').first().waitFor({ timeout: 20_000 });
+    // The markdown renderer and the console's words wait too.
+    assert.deepEqual([...asked.keys()], [LOADER]);
+    await page.close();
+  });
 
-    const loader = '/assets/consult-elements.js';
-    const chunks = [...asked.keys()].filter((path) => path !== loader);
-    for (const name of ['consult-session', 'consult-form', 'consult-thread', 'core']) {
+  it('asks for every chunk of the other elements in one wave as the loader arrives, none after another has arrived', async () => {
+    const page = await browser.newPage();
+    const { asked, arrived } = watchAssets(page);
+    await page.goto(`${portal.url}/plan`);
+    await page.waitForFunction(
+      () =>
+        Promise.all(
+          ['consult-access', 'prescription-request'].map((tag) => customElements.whenDefined(tag)),
+        ).then(() => true),
+      null,
+      { timeout: 20_000 },
+    );
+    const chunks = [...asked.keys()].filter((path) => path !== LOADER);
+    for (const name of ['consult-access', 'prescription-request']) {
       assert.ok(
         chunks.some((path) => path.startsWith(`/assets/chunks/${name}-`)),
         `${name} was loaded: ${chunks.join(', ')}`,
       );
     }
-    // Nothing else comes before the textarea: the markdown renderer and the console's words wait.
     assert.ok(!chunks.some((path) => /marked|purify|developer-messages/.test(path)), chunks.join(', '));
     const firstChunkArrived = Math.min(...chunks.map((path) => arrived.get(path) ?? Infinity));
     const late = chunks.filter((path) => (asked.get(path) ?? Infinity) >= firstChunkArrived);
     assert.deepEqual(late, [], 'no chunk is asked for only after another chunk has arrived');
     // And the wave starts once the loader is here, not a round trip later.
-    const loaderArrived = arrived.get(loader) ?? 0;
+    const loaderArrived = arrived.get(LOADER) ?? 0;
     for (const path of chunks) {
       assert.ok(
         (asked.get(path) ?? 0) - loaderArrived < DELAY_MS,
@@ -97,12 +152,11 @@ describe('the script-tag loader', () => {
     return roundTrips;
   }
 
-  it('is typeable after three round trips, the HTML counted (HTML → loader → chunks); the classic script after two', async () => {
+  it('is typeable after two round trips, the HTML counted (HTML → loader), as with the classic script', async () => {
     const module = await roundTripsToTypeable('/ask');
-    // A ratchet at today's count: one more round trip fails; lower it when the chunks come with the loader.
-    assert.ok(module.roundTrips <= 3, `module loader: ${JSON.stringify(module.files)}`);
+    assert.equal(module.roundTrips, 2, `module loader: ${JSON.stringify(module.files)}`);
     assert.deepEqual(
-      module.files.filter((file) => file.wave <= 2).map((file) => file.path),
+      module.files.map((file) => file.path),
       ['/ask', '/assets/consult-elements.js'],
       'the HTML, then the loader alone',
     );
@@ -110,12 +164,9 @@ describe('the script-tag loader', () => {
     assert.equal(classic.roundTrips, 2, `classic script: ${JSON.stringify(classic.files)}`);
   });
 
-  it('starts sign-in with that wave, and the member can type while it is still on its way', async () => {
+  it('starts sign-in as the loader arrives, and the member can type while it is still on its way', async () => {
     const page = await browser.newPage();
-    const arrived: number[] = [];
-    page.on('requestfinished', (request) => {
-      if (new URL(request.url()).pathname.startsWith('/assets/chunks/')) arrived.push(performance.now());
-    });
+    const { arrived } = watchAssets(page);
     // Sign-in is held until the member has typed.
     let askedSignIn = 0;
     let release!: () => void;
@@ -132,9 +183,10 @@ describe('the script-tag loader', () => {
     await box.pressSequentially('A rash on my arm since Tuesday');
     assert.equal(await box.inputValue(), 'A rash on my arm since Tuesday', 'typed before sign-in answered');
     assert.ok(askedSignIn > 0, 'sign-in was asked for');
+    assert.ok(arrived.has(LOADER), 'the loader arrived');
     assert.ok(
-      askedSignIn - Math.max(...arrived) < DELAY_MS,
-      'sign-in was asked for as the chunks arrived, not a round trip later',
+      askedSignIn - (arrived.get(LOADER) ?? Infinity) < DELAY_MS,
+      'sign-in was asked for as the loader arrived, not a round trip later',
     );
     release();
     // Signed in, the plan checked: what the member typed is still there.
@@ -197,7 +249,7 @@ describe('the script-tag loader', () => {
   it('registers the elements found together in one moment: the page draws them in one frame', async () => {
     const page = await browser.newPage();
     // One chunk of the wave comes late; the elements wait for it together, none is drawn alone.
-    await page.route('**/assets/chunks/consult-thread-*.js', async (route) => {
+    await page.route('**/assets/chunks/consult-access-*.js', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 600));
       await route.continue();
     });
@@ -209,19 +261,44 @@ describe('the script-tag loader', () => {
         requestAnimationFrame(count);
       });
       window.__definedInFrame = {};
-      for (const tag of ['consult-session', 'consult-form'])
+      for (const tag of ['consult-session', 'consult-form', 'consult-access'])
         customElements.whenDefined(tag).then(() => (window.__definedInFrame[tag] = frame));
     `);
-    await page.goto(`${portal.url}/ask`);
+    await page.goto(`${portal.url}/plan`);
     await page.locator('consult-form textarea').first().waitFor({ timeout: 20_000 });
+    await page.waitForFunction(() => customElements.get('consult-access') !== undefined);
     const defined = await page.evaluate(
       () => (window as unknown as { __definedInFrame: Record<string, number> }).__definedInFrame,
     );
-    assert.ok(
-      defined['consult-session'] !== undefined && defined['consult-form'] !== undefined,
-      JSON.stringify(defined),
-    );
+    for (const tag of ['consult-session', 'consult-form', 'consult-access']) {
+      assert.ok(defined[tag] !== undefined, `${tag}: ${JSON.stringify(defined)}`);
+    }
     assert.equal(defined['consult-session'], defined['consult-form'], 'defined in the same frame');
+    assert.equal(defined['consult-session'], defined['consult-access'], 'defined in the same frame');
+    await page.close();
+  });
+
+  it('shows a thread’s answer three round trips after the HTML: the loader, sign-in, the read', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${portal.url}/answer`);
+    const counted = await page.waitForFunction(
+      `(() => {
+        const thread = document.querySelector('consult-thread')?.shadowRoot;
+        if (!thread?.textContent?.includes(${JSON.stringify(ANSWER)})) return undefined;
+        return ${ROUND_TRIPS_WITH_API_IN_PAGE};
+      })()`,
+      null,
+      { polling: 'raf', timeout: 20_000 },
+    );
+    const roundTrips = (await counted.jsonValue()) as RoundTrips;
+    const paths = roundTrips.files.map((file) => file.path);
+    assert.ok(paths.includes('/consult/session'), `sign-in is counted: ${paths.join(', ')}`);
+    assert.ok(
+      paths.includes(`/consult/consultation/${answeredId}`),
+      `the read is counted: ${paths.join(', ')}`,
+    );
+    // The HTML counted: four in all.
+    assert.ok(roundTrips.roundTrips <= 4, JSON.stringify(roundTrips.files));
     await page.close();
   });
 });

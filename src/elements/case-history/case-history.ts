@@ -3,6 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import type { ConsultationView } from '../../client/browser-types.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
 import { errorNotice } from '../shared/error-notice.js';
+import { prepareTimes } from '../shared/message-time.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
@@ -137,6 +138,7 @@ export class CaseHistory extends SessionElement {
     if (!this.member.current) this.member.signInIfIdle();
     else if (state && state.historyStatus.status === 'idle') {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
+      prepareTimes(this.localize.format);
     }
     this.#fitShown();
     this.#reopen();

@@ -10,6 +10,16 @@ const MINUTE = 60_000;
 
 const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
 
+/**
+ * Makes the date and time formatter while the page waits for messages to show: the first one
+ * loads the browser's date data (tens of milliseconds on a phone), which would otherwise fall in
+ * the task that shows them.
+ */
+export function prepareTimes(format: Formatters): void {
+  const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 0));
+  idle(() => format.dateTime(0));
+}
+
 /** The visible, short form of a time: relative within the hour, the time today, else the date and time. */
 export function shortTime(iso: string, now: number, format: Formatters): string {
   const at = Date.parse(iso);
