@@ -22,9 +22,10 @@ const MB = 1_000_000;
  * of files (33 MB on disk); now it is consult-elements, Lit (six packages), marked, DOMPurify and
  * eventsource-parser. consult-elements itself is about 5.9 MB of it (5.2 MB before the package
  * gained the classic script's markdown file, the sandbox's topics in six languages, the member's
- * memory in the proxy and the written-out declarations).
+ * memory in the proxy and the written-out declarations; 11.58 MB in all once the elements and the
+ * session were split into files of one job, each shipped with its source and source map).
  */
-const BUDGET = { packages: 11, bytes: 11.5 * MB };
+const BUDGET = { packages: 11, bytes: 11.6 * MB };
 
 const SERVER_PACKAGES = [
   'hono',

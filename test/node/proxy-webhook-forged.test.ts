@@ -70,10 +70,17 @@ describe('a forged webhook', () => {
 
   it('plausible ones at once: every one 401, their store reads shared, not one set per request', async () => {
     const before = store.calls;
+    const started = performance.now();
     const answers = await Promise.all(Array.from({ length: 50 }, () => deliver(plausible())));
+    const windows = Math.ceil((performance.now() - started) / 250) + 1;
     assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([401]));
-    // One refresh of the store's view (announced secrets, a pending rotation) serves them all.
-    assert.ok(store.calls - before <= 4, `${store.calls - before} store calls for 50 forgeries`);
+    // One refresh of the store's view (announced secrets, a pending rotation) serves all that come
+    // within 250 ms of it: a few store calls per 250 ms however slow the machine, never a set each.
+    const calls = store.calls - before;
+    assert.ok(
+      calls <= Math.min(4 * windows, 20),
+      `${calls} store calls for 50 forgeries in ${windows - 1} × 250 ms`,
+    );
   });
 
   it('while a rotation is pending: held a moment for the new secret, the store read a few times a second', async () => {
