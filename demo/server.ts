@@ -37,7 +37,8 @@ export const STRICT_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
-  'trusted-types lit-html dompurify',
+  // consult-push: the notifications' service worker URL (push-worker).
+  'trusted-types lit-html dompurify consult-push',
 ].join('; ');
 
 /** A page's own script, bundled for browsers as a partner's bundler would (production builds of its libraries). */

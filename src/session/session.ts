@@ -15,6 +15,7 @@ import { type BrowserClient, type MemberView, type SessionGrant } from '../clien
 import { BLOCKED_BY_POLICY, tellDeveloper } from './developer-hints.js';
 import { Announcer } from './announcer.js';
 import { LiveUpdates } from './live-updates.js';
+import type { PushDevice } from '../push/device.js';
 import { MemberScope } from './member-scope.js';
 import { MemberState, type Eligibility, type MemberStateOptions } from './member-state.js';
 import { endOnProxy, hostSignInUnreachable, signInThroughOutage, throughOutage } from './sign-in-request.js';
@@ -127,6 +128,44 @@ export class SessionManager extends EventTarget {
       onResync: () => this.dispatchEvent(new Event('resync')),
     });
     this.addEventListener('resync', () => this.state.resync());
+    // Another member signed in on this device: the one before is told nothing here any more (S30).
+    this.member.addEventListener('change', () => {
+      if (this.member.current) void this.#push?.device.then((device) => device.end());
+    });
+  }
+
+  /** The service worker `usePush` named (`push-worker`), and this device's notifications, loaded on first use. */
+  #push?: { worker: string; device: Promise<PushDevice> };
+
+  /** Offers notifications with the service worker at `worker`; undefined offers none. */
+  usePush(worker: string | undefined): void {
+    if (this.#push?.worker === worker) return;
+    this.#push = undefined;
+    if (worker) {
+      // Its own chunk: a page without `push-worker` never loads it.
+      const device = import('../push/device.js').then(
+        ({ PushDevice }) =>
+          new PushDevice({
+            worker,
+            endpoint: () => this.#options.endpoint,
+            token: async () => {
+              await this.ready();
+              if (!this.#grant) throw new Error('no session');
+              return this.#grant.token;
+            },
+            fetch: () => this.#fetchImpl,
+            language: () =>
+              this.member.current?.language ?? globalThis.document?.documentElement.lang ?? 'en',
+          }),
+      );
+      this.#push = { worker, device };
+    }
+    this.dispatchEvent(new Event('push'));
+  }
+
+  /** This device's notifications, when the session offers them (`push-worker`). */
+  pushDevice(): Promise<PushDevice | undefined> {
+    return this.#push?.device ?? Promise.resolve(undefined);
   }
 
   /** The live stream and the page's signals, while an element shows the member's consultations. */
@@ -252,7 +291,13 @@ export class SessionManager extends EventTarget {
    */
   signOut(): void {
     const token = this.#grant?.token;
-    if (token) endOnProxy(this.#sessionUrl(), this.#fetchImpl, token);
+    const sessionUrl = this.#sessionUrl();
+    const fetchImpl = this.#fetchImpl;
+    // This device's notifications end first, while the token still names the member (S30).
+    if (this.#push) {
+      const pushEnded = this.#push.device.then((device) => device.end(token));
+      if (token) void pushEnded.finally(() => endOnProxy(sessionUrl, fetchImpl, token));
+    } else if (token) endOnProxy(sessionUrl, fetchImpl, token);
     this.member.signedOut();
     // A sign-in still waiting out an outage stops waiting.
     this.#configuration++;

@@ -8,6 +8,7 @@ import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController, translate } from '../shared/localize.js';
 import { PlaceController } from '../shared/place.js';
+import { PushOfferController } from './push-offer.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 import { configureThread, questionForm, refusalNotice, sentHere } from './form-view.js';
@@ -41,6 +42,7 @@ import { QuestionsDraft } from './questions-draft.js';
  * @csspart hint - Why the send button waits, while the member's plan is being checked.
  * @csspart notice - Status notices: loading, errors, no subscription, inactive account, sent.
  * @csspart retry-button - "Try again" in an error notice.
+ * @csspart push-offer - After a question is sent, the offer to be told on this device when a doctor answers (with `push-worker` on `<consult-session>`), or that it is on.
  * @csspart emergency - The note above the questions telling the member to call the emergency number rather than ask here.
  *
  * @cssprop --consult-form-gap - Space between the form's blocks. Default `--consult-spacing` (1rem).
@@ -65,6 +67,8 @@ export class ConsultForm extends SessionElement {
   @state() private sentTo?: { consultationId: string };
 
   private readonly localize = new LocalizeController(this, 'form');
+  /** After a question is sent: "Tell me on this device when a doctor answers" (with `push-worker`). */
+  readonly #pushOffer = new PushOfferController(this, () => this.member.session);
 
   /** The member's questions: forgotten, in memory, when the member changes (the session clears their stored drafts). */
   readonly #draft = this.member.holds(new QuestionsDraft(this));
@@ -253,6 +257,7 @@ export class ConsultForm extends SessionElement {
         this.submitted = { consultationId };
         this.#focus.next('#sent');
       }
+      this.#pushOffer.show();
       this.emit(new ConsultSubmittedEvent({ consultationId, questions: texts.length }));
     } catch (error) {
       if (controller.signal.aborted || state.signal.aborted) return;
@@ -314,6 +319,7 @@ export class ConsultForm extends SessionElement {
     }
     return html`<div part="base" lang=${localize.language} dir=${localize.dir}>
       ${this.renderAnnouncement()} ${content}
+      ${this.submitted || this.sentTo ? this.#pushOffer.render(localize.language) : ''}
     </div>`;
   }
 

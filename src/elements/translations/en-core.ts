@@ -177,6 +177,13 @@ const en = {
     call: 'Call {number}',
     callLocal: 'Call your local emergency number now',
   },
+  notify: {
+    offer: 'Tell me on this device when a doctor answers',
+    offerNote: 'We only say that an answer is waiting, never what it says.',
+    notNow: 'Not now',
+    on: 'You will be told on this device when a doctor answers.',
+    turnOff: 'Turn off',
+  },
 } as const;
 
 export default en;

@@ -212,6 +212,13 @@ const es: Translation = {
     call: 'Llamar al {number}',
     callLocal: 'Llama ahora a tu número local de emergencias',
   },
+  notify: {
+    offer: 'Avisarme en este dispositivo cuando responda un médico',
+    offerNote: 'Solo decimos que hay una respuesta, nunca lo que dice.',
+    notNow: 'Ahora no',
+    on: 'Te avisaremos en este dispositivo cuando responda un médico.',
+    turnOff: 'Desactivar',
+  },
   access: {
     loading: 'Comprobando su plan…',
     loadFailed: 'No pudimos comprobar tu plan.',
