@@ -129,7 +129,10 @@ export async function mountDemo(app: Hono): Promise<void> {
   const pages = new Map<DemoMember, StaticFile>();
   for (const member of DEMO_MEMBERS) {
     const language = MEMBER_LANGUAGES[member];
-    const html = page.replace('<consult-session ', `<consult-session lang="${language}" `);
+    // The member's language from the first byte (their words arrive with the code, nothing jumps),
+    // however the tag's attributes are laid out (one per line since push-worker).
+    const html = page.replace(/<consult-session(?=[\s>])/, `<consult-session lang="${language}"`);
+    if (html === page) throw new Error('demo/index.html has no <consult-session> to give a language');
     pages.set(member, await staticFile(html, 'text/html; charset=utf-8', REVALIDATE));
   }
 
