@@ -37,9 +37,17 @@ export const STRICT_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
-  // consult-push: the notifications' service worker URL (push-worker).
-  'trusted-types lit-html dompurify consult-push',
+  'trusted-types lit-html dompurify',
 ].join('; ');
+
+/**
+ * The demo's pages: the policy above, and the notifications' service worker URL (`push-worker`),
+ * which the elements pass through a Trusted Types policy of its own, `consult-push`.
+ */
+export const PORTAL_CSP = STRICT_CSP.replace(
+  'trusted-types lit-html dompurify',
+  'trusted-types lit-html dompurify consult-push',
+);
 
 /** A page's own script, bundled for browsers as a partner's bundler would (production builds of its libraries). */
 export async function bundleForBrowser(entryPath: string): Promise<string> {
@@ -139,7 +147,7 @@ export async function mountDemo(app: Hono): Promise<void> {
   const serve = (c: Context, file: StaticFile) => {
     const headers: Record<string, string> = {
       'content-type': file.type,
-      'content-security-policy': STRICT_CSP,
+      'content-security-policy': PORTAL_CSP,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': file.cacheControl,
