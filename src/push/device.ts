@@ -2,13 +2,16 @@
  * This device's notifications (README "Notifications", docs/security.md S28–S30): whether to offer
  * them, asking the browser only when the member taps the offer, remembering a refusal, and ending
  * them when the member signs out or another member signs in here. Nothing of the member is kept
- * in the browser for it but "refused on this device" (no health data).
+ * in the browser for it but "refused on this device" and the id of the member the device's
+ * subscription is for (as their drafts are kept under it; no health data).
  */
 
 /** What the offer shows. */
 export type PushOffer = 'unavailable' | 'refused' | 'offer' | 'on';
 
 const REFUSED_KEY = 'consult-elements:push-refused';
+/** Whose the browser's subscription is: a page signed in as anyone else ends it (S30). */
+const MEMBER_KEY = 'consult-elements:push-member';
 
 /**
  * Whether this browser can be told at all: the Push API and service workers, and, on iOS and
@@ -36,6 +39,23 @@ function rememberRefusal(): void {
     localStorage.setItem(REFUSED_KEY, '1');
   } catch {
     // Storage is off: the browser's own "denied" is remembered anyway.
+  }
+}
+
+function subscribedMember(): string | null {
+  try {
+    return localStorage.getItem(MEMBER_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberSubscribedMember(memberId: string | undefined): void {
+  try {
+    if (memberId) localStorage.setItem(MEMBER_KEY, memberId);
+    else localStorage.removeItem(MEMBER_KEY);
+  } catch {
+    // Storage is off: the subscription is then no one's here, and ends at the next sign-in.
   }
 }
 
@@ -100,6 +120,8 @@ export interface PushDeviceOptions {
   fetch: () => typeof fetch;
   /** The language notifications are to be in. */
   language: () => string;
+  /** The signed-in member's id. */
+  member: () => string | undefined;
 }
 
 export class PushDevice extends EventTarget {
@@ -120,7 +142,19 @@ export class PushDevice extends EventTarget {
     if (Notification.permission === 'denied' || refusedHere()) return 'refused';
     if (Notification.permission !== 'granted') return 'offer';
     const subscription = await (await this.#registration())?.pushManager.getSubscription();
-    return subscription ? 'on' : 'offer';
+    return subscription && subscribedMember() === this.#options.member() ? 'on' : 'offer';
+  }
+
+  /**
+   * A member is signed in: a subscription the browser holds for anyone else (the member before on
+   * this device, in this tab or an earlier visit) ends, on the proxy with this member's token and
+   * in the browser, before anything could be told to it here.
+   */
+  async keepOnlyFor(memberId: string): Promise<void> {
+    if (!pushAvailable()) return;
+    const subscription = await (await this.#registration())?.pushManager.getSubscription().catch(() => null);
+    if (!subscription || subscribedMember() === memberId) return;
+    await this.end(await this.#options.token().catch(() => undefined));
   }
 
   /**
@@ -152,6 +186,7 @@ export class PushDevice extends EventTarget {
       await subscription.unsubscribe().catch(() => undefined);
       return 'offer';
     }
+    rememberSubscribedMember(this.#options.member());
     this.#changed();
     return 'on';
   }
@@ -168,10 +203,11 @@ export class PushDevice extends EventTarget {
   }
 
   /**
-   * Ends this device's notifications: the proxy forgets them (with the member's token, while it is
-   * still valid) and the browser unsubscribes, so its push service refuses anything sent after.
-   * Without a token (another member signed in), the browser's unsubscribe alone ends them: the
-   * proxy forgets the subscription when the push service says it is gone.
+   * Ends this device's notifications: the proxy forgets them (with the signed-out member's token
+   * while it is still valid, or the token of the member who signed in next) and the browser
+   * unsubscribes, so its push service refuses anything sent after. Without a token, the browser's
+   * unsubscribe alone ends them: the proxy forgets the subscription when the push service says it
+   * is gone.
    */
   async end(token?: string): Promise<void> {
     try {
@@ -182,6 +218,7 @@ export class PushDevice extends EventTarget {
           () => undefined,
         );
       await subscription.unsubscribe();
+      rememberSubscribedMember(undefined);
     } catch {
       // No worker, or no access to it: nothing to end.
     } finally {

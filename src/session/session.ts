@@ -128,10 +128,9 @@ export class SessionManager extends EventTarget {
       onResync: () => this.dispatchEvent(new Event('resync')),
     });
     this.addEventListener('resync', () => this.state.resync());
-    // Another member signed in on this device: the one before is told nothing here any more (S30).
-    this.member.addEventListener('change', () => {
-      if (this.member.current) void this.#push?.device.then((device) => device.end());
-    });
+    // Another member signed in on this device (in this tab, or on an earlier visit): the one
+    // before is told nothing here any more (S30).
+    this.addEventListener('status', () => this.#keepPushForMember());
   }
 
   /** The service worker `usePush` named (`push-worker`), and this device's notifications, loaded on first use. */
@@ -156,11 +155,19 @@ export class SessionManager extends EventTarget {
             fetch: () => this.#fetchImpl,
             language: () =>
               this.member.current?.language ?? globalThis.document?.documentElement.lang ?? 'en',
+            member: () => this.member.current?.id,
           }),
       );
       this.#push = { worker, device };
+      this.#keepPushForMember();
     }
     this.dispatchEvent(new Event('push'));
+  }
+
+  #keepPushForMember(): void {
+    const memberId = this.status === 'ready' ? this.member.current?.id : undefined;
+    if (memberId)
+      void this.#push?.device.then((device) => device.keepOnlyFor(memberId)).catch(() => undefined);
   }
 
   /** This device's notifications, when the session offers them (`push-worker`). */

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startDemoStack, type DemoStack } from '../../demo/stack.js';
+import { MemoryStore } from '../../src/proxy/store.js';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
 
 let stack: DemoStack;
@@ -159,33 +160,71 @@ describe('a tap on a notification opens the consultation in the demo portal', ()
 /**
  * The browser's push service cannot be reached from the test machine, so its subscription is
  * stood in for: a granted permission, and a PushManager that hands out one subscription to a
- * browser push service's address and records its unsubscription.
+ * browser push service's address and records its unsubscription. Both are kept in the page's
+ * storage, as the browser keeps a real subscription across visits.
  */
 const FAKE_PUSH = `(() => {
-  window.pushLog = [];
+  const saved = (key, fallback) => JSON.parse(localStorage.getItem(key) ?? fallback);
+  const log = saved('fake-push-log', '[]');
+  window.pushLog = log;
+  const record = (entry) => { log.push(entry); localStorage.setItem('fake-push-log', JSON.stringify(log)); };
   Object.defineProperty(Notification, 'permission', { get: () => 'granted' });
   Notification.requestPermission = async () => 'granted';
-  let current = null;
-  PushManager.prototype.getSubscription = async () => current;
-  PushManager.prototype.subscribe = async () => {
-    const endpoint = 'https://fcm.googleapis.com/fcm/send/e2e-' + Math.random().toString(36).slice(2);
+  const subscription = (endpoint) => {
     const keys = { p256dh: 'B' + 'A'.repeat(86), auth: 'A'.repeat(22) };
-    current = {
+    return {
       endpoint,
       toJSON: () => ({ endpoint, expirationTime: null, keys }),
-      unsubscribe: async () => { window.pushLog.push('unsubscribed'); current = null; return true; },
+      unsubscribe: async () => { record('unsubscribed'); localStorage.removeItem('fake-push-endpoint'); return true; },
     };
-    window.pushLog.push('subscribed');
-    return current;
+  };
+  PushManager.prototype.getSubscription = async () => {
+    const endpoint = localStorage.getItem('fake-push-endpoint');
+    return endpoint ? subscription(endpoint) : null;
+  };
+  PushManager.prototype.subscribe = async () => {
+    const endpoint = 'https://fcm.googleapis.com/fcm/send/e2e-' + Math.random().toString(36).slice(2);
+    localStorage.setItem('fake-push-endpoint', endpoint);
+    record('subscribed');
+    return subscription(endpoint);
   };
 })()`;
 
+/** The page's calls that subscribe, unsubscribe and end the session, as `METHOD path status`. */
+function recordCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (/\/consult\/(push\/subscription|session)$/.test(path))
+      calls.push(`${response.request().method()} ${path} ${response.status()}`);
+  });
+  return calls;
+}
+
+/** Alex asks a question and taps the offer: this device is subscribed for him. */
+async function subscribeAlex(page: Page, calls: string[]): Promise<void> {
+  await page.goto(stack.url);
+  await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
+  await ask(page, 'Will I be told on this device?');
+  await offer(page)
+    .getByRole('button', { name: /Tell me on this device/ })
+    .click();
+  await offer(page).getByText('You will be told on this device').waitFor({ timeout: 10_000 });
+  assert.ok(calls.includes('PUT /consult/push/subscription 204'), calls.join('\n'));
+}
+
 describe('signing out ends the device’s notifications in the demo portal', () => {
+  const store = new MemoryStore();
+  /** How many devices the proxy keeps for the demo member. */
+  const devicesOf = async (member: string) =>
+    (JSON.parse((await store.get(`push-subscriptions:usr_demo_${member}`)) ?? '[]') as unknown[]).length;
+
   before(async () => {
     stack = await startDemoStack({
       port: 0,
       sandbox: { port: 0, professionals: { mode: 'manual' } },
       logger: () => undefined,
+      store,
     });
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
@@ -198,23 +237,11 @@ describe('signing out ends the device’s notifications in the demo portal', () 
   it('on the proxy first (while the token names the member), then in the browser', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    const calls: string[] = [];
-    page.on('response', (response) => {
-      const path = new URL(response.url()).pathname;
-      if (/\/consult\/(push\/subscription|session)$/.test(path))
-        calls.push(`${response.request().method()} ${path} ${response.status()}`);
-    });
+    const calls = recordCalls(page);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.addInitScript(FAKE_PUSH);
-    await page.goto(stack.url);
-    await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
-    await ask(page, 'Will I be told on this device?');
-    await offer(page)
-      .getByRole('button', { name: /Tell me on this device/ })
-      .click();
-    await offer(page).getByText('You will be told on this device').waitFor({ timeout: 10_000 });
-    assert.ok(calls.includes('PUT /consult/push/subscription 204'), calls.join('\n'));
+    await subscribeAlex(page, calls);
 
     await page.locator('#sign-out').click();
     await page.waitForFunction(() =>
@@ -223,6 +250,36 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await page.waitForTimeout(300);
     const ended = calls.filter((call) => call.startsWith('DELETE'));
     assert.deepEqual(ended, ['DELETE /consult/push/subscription 204', 'DELETE /consult/session 204']);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('another member signing in on the device ends the one before’s, on the proxy and in the browser', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const calls = recordCalls(page);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.addInitScript(FAKE_PUSH);
+    await subscribeAlex(page, calls);
+    const alexsEndpoint = await page.evaluate(() => localStorage.getItem('fake-push-endpoint'));
+    assert.ok(alexsEndpoint);
+    assert.equal(await devicesOf('alex'), 1, 'the proxy keeps Alex’s device');
+
+    // The portal's own switch: a new page, signed in as Noor, with Alex's subscription in the browser.
+    await page.locator('#member').selectOption('noor');
+    await page.getByRole('button', { name: 'Switch member' }).click();
+    await page.waitForFunction(() =>
+      (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
+    );
+    await page.waitForTimeout(300);
+    assert.ok(calls.includes('DELETE /consult/push/subscription 204'), calls.join('\n'));
+    assert.equal(await devicesOf('alex'), 0, 'the proxy forgot Alex’s device');
+    assert.equal(await page.evaluate(() => localStorage.getItem('fake-push-endpoint')), null);
+    // Nothing for Alex can show here now: the browser holds no subscription, and Noor is offered her own.
+    await ask(page, 'هل سأُبلَّغ على هذا الجهاز؟');
+    await offer(page).waitFor({ timeout: 10_000 });
+    assert.equal(await offer(page).getByRole('button').count(), 2, 'the offer and "not now", not "on"');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -211,6 +211,27 @@ describe('S30: a subscription dies with its member’s sign-in, or its push serv
     assert.equal(messagesTo(shared).length, 0, 'no notification of the previous member shows');
   });
 
+  it('the member who signs in next on the device ends the one before’s subscription with their own token', async () => {
+    const alex = await proxy.session('alex');
+    const sam = await proxy.session('sam');
+    const laptop = fakeSubscription(pushService.origin, 'family-laptop');
+    const alexsPhone = fakeSubscription(pushService.origin, 'alex-phone');
+    await subscribe(alex, laptop);
+    await subscribe(alex, alexsPhone);
+    const released = await proxy.call('DELETE', '/push/subscription', {
+      token: sam,
+      body: { endpoint: laptop.endpoint },
+    });
+    assert.equal(released.status, 204);
+    const alexs = (await subscriptionsFor('alex')).map((s) => s.endpoint);
+    assert.ok(!alexs.includes(laptop.endpoint), 'alex no longer has the laptop');
+    assert.ok(alexs.includes(alexsPhone.endpoint), 'alex keeps his phone');
+    const { id, userId } = await answeredConsultation(alex, 'Alex asks before Sam signs in?');
+    await deliver({ type: 'questionResolved', caseId: id, userId });
+    await eventually('alex’s phone told', () => messagesTo(alexsPhone).length === 1);
+    assert.equal(messagesTo(laptop).length, 0, 'no notification of the previous member shows');
+  });
+
   it('the portal signing a member out everywhere forgets every device of theirs', async () => {
     const token = await proxy.session('alex');
     await subscribe(token, fakeSubscription(pushService.origin, 'alex-everywhere'));

@@ -2,7 +2,7 @@
  * The member's own push routes (S29): `GET {base}/push` (whether push is on, and the key to
  * subscribe with), `PUT {base}/push/subscription` (this device's subscription, for the member the
  * widget token names, never another) and `DELETE {base}/push/subscription` (this device's, at
- * sign-out). Nothing is stored unless the whole body is valid.
+ * sign-out, or when another member signs in on it). Nothing is stored unless the whole body is valid.
  */
 import { Hono } from 'hono';
 import { ProblemError } from '../../server/problems.js';
@@ -15,7 +15,7 @@ import {
   EndpointBody,
   parseSmallJson,
   parseSubscription,
-  removeSubscription,
+  releaseEndpoint,
 } from './subscriptions.js';
 
 export function pushRoutes(core: ProxyCore) {
@@ -57,7 +57,7 @@ export function pushRoutes(core: ProxyCore) {
       .delete('/push/subscription', auth, async (c) => {
         configured();
         const { endpoint } = parseSmallJson(await readUtf8(c), EndpointBody);
-        await removeSubscription(core, member(c).userId, endpoint);
+        await releaseEndpoint(core, member(c).userId, endpoint);
         return noContent();
       })
   );

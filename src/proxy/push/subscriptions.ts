@@ -151,6 +151,17 @@ export async function removeSubscription(
   return true;
 }
 
+/**
+ * This device's subscription ends, for whichever member it was subscribed for: the member signing
+ * out, or the one who signed in after them on the device (whose page cannot use the previous
+ * member's token). Only the device knows its endpoint, and subscribing it would take it anyway (S29).
+ */
+export async function releaseEndpoint(core: ProxyCore, userId: string, endpoint: string): Promise<void> {
+  const owner = await core.store.get(await ownerKey(endpoint));
+  if (owner && owner !== userId) await removeSubscription(core, owner, endpoint);
+  await removeSubscription(core, userId, endpoint);
+}
+
 /** Forgets every subscription of the member (the portal signed them out everywhere). */
 export async function removeAllSubscriptions(core: ProxyCore, userId: string): Promise<void> {
   for (const subscription of await subscriptionsOf(core, userId))
