@@ -24,7 +24,8 @@ const COUNT_PERMISSION_REQUESTS = `(() => {
   };
 })()`;
 
-const offer = (page: Page) => page.locator('consult-form [part~="push-offer"]');
+/** In the demo, the list shows a question just sent open beside the form: the offer is under its waiting note. */
+const offer = (page: Page) => page.locator('case-history consult-thread [part~="push-offer"]');
 const permissionRequests = (page: Page) => page.evaluate<number>('window.permissionRequests ?? 0');
 
 async function openPortal(context: BrowserContext, initScript = COUNT_PERMISSION_REQUESTS): Promise<Page> {
@@ -96,6 +97,32 @@ describe('the notifications offer in the demo portal', () => {
     await offer(page).waitFor({ state: 'detached', timeout: 10_000 });
     assert.equal(await permissionRequests(page), 0);
     assert.equal(await page.evaluate(() => localStorage.getItem('consult-elements:push-refused')), '1');
+    await context.close();
+  });
+
+  it('a question still waiting offers it again where the member finds it later: under the thread’s waiting note', async () => {
+    const context = await browser.newContext();
+    const page = await openPortal(context);
+    await ask(page, 'Should I ice a sore ankle overnight?');
+    await offer(page).waitFor({ timeout: 10_000 });
+    assert.equal(
+      await page.locator('case-history consult-thread [part~="waiting"] [part~="push-offer"]').count(),
+      1,
+      'under the waiting note',
+    );
+
+    // A later visit: the waiting question, open in the list again, still offers it (and only there).
+    await page.reload();
+    await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('case-history consult-thread')
+      .filter({ hasText: 'Should I ice a sore ankle overnight?' })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await offer(page).waitFor({ timeout: 10_000 });
+    assert.match(await offer(page).innerText(), /Tell me on this device when a doctor answers/);
+    assert.equal(await page.locator('[part~="push-offer"]').count(), 1, 'in the thread alone');
+    assert.equal(await permissionRequests(page), 0, 'the browser is not asked before the tap');
     await context.close();
   });
 

@@ -114,17 +114,4 @@ export const styles = css`
   .cancel {
     justify-self: start;
   }
-
-  /* The offer to be told on this device: a button, what it will say, and "not now". */
-  .push-offer {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: 0.5rem 1rem;
-  }
-  .push-note {
-    flex-basis: 100%;
-    margin: 0;
-    font-size: 0.875em;
-  }
 `;

@@ -19,6 +19,7 @@ import { answeredWords, statusBadge, statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
 import { isOlder } from '../../session/consultations.js';
 import { shorten } from '../shared/shorten.js';
+import { PushOfferController, pushOfferStyles } from '../shared/push-offer.js';
 
 /** How long the thread's heading, its first question, may be. */
 const SUBJECT_CHARACTERS = 80;
@@ -56,7 +57,7 @@ type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
  * @cssprop --consult-thread-question-background - Background of the member's own messages.
  */
 export class ConsultThread extends SessionElement {
-  static override styles = [...SessionElement.styles, statusStyles, styles];
+  static override styles = [...SessionElement.styles, statusStyles, pushOfferStyles, styles];
 
   /** The id of the consultation to show. */
   @property({ attribute: 'consultation-id' }) consultationId?: string;
@@ -75,6 +76,8 @@ export class ConsultThread extends SessionElement {
   readonly #clock = new ClockController(this);
 
   private readonly localize = new LocalizeController(this, 'thread');
+  /** Under the waiting note: "Tell me on this device when a doctor answers" (with `push-worker`). */
+  readonly #pushOffer = new PushOfferController(this, () => this.member.session);
   readonly #focus = new FocusController(this);
   readonly #draft = this.member.holds(
     new FollowupDraft(
@@ -363,6 +366,15 @@ export class ConsultThread extends SessionElement {
     return html`<p part="notice" class="notice">${localize.t('none')}</p>`;
   }
 
+  /** The offer, once a question of this consultation waits for its answer. */
+  #waitingOffer(c: ConsultationView) {
+    const waiting =
+      c.status !== 'canceled' && c.status !== 'closed' && c.questions.at(-1)?.answer === undefined;
+    if (!waiting) return undefined;
+    if (!this.#pushOffer.shown) this.#pushOffer.show();
+    return this.#pushOffer.render(this.localize.language, 'thread');
+  }
+
   #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
     // The heading is the consultation's subject, as a messenger titles a conversation; its status
@@ -383,6 +395,7 @@ export class ConsultThread extends SessionElement {
         now: this.#clock.now,
         times: this.memberState?.messageTimes(c.consultationId),
         replyHours: this.activeSession?.replyHours ?? 24,
+        pushOffer: this.#waitingOffer(c),
       })}
       ${followup({
         localize,

@@ -1,10 +1,13 @@
 /**
  * The offer to be told on this device when a doctor answers (README "Notifications"). Shown only
- * once the host calls `show()` (after the member sent a question, or where a question waits),
- * never on page load; the browser is asked only when the member taps it. Nothing shows where push
- * cannot work, where the member refused it on this device, or without `push-worker` on the session.
+ * once the host calls `show()`: `<consult-form>` after the member sent a question, and
+ * `<consult-thread>` under the waiting note of a question not answered yet (where the member finds
+ * it again later); never on page load, and the browser is asked only when the member taps it.
+ * Nothing shows where push cannot work, where the member refused it on this device, or without
+ * `push-worker` on the session.
  */
 import {
+  css,
   html,
   nothing,
   type ReactiveController,
@@ -32,6 +35,11 @@ export class PushOfferController implements ReactiveController {
   hostDisconnected(): void {
     this.#device?.removeEventListener('change', this.#refresh);
     this.#device = undefined;
+  }
+
+  /** Whether `show()` was called. */
+  get shown(): boolean {
+    return this.#shown;
   }
 
   /** From now on the offer (or, once on, that it is on) shows. */
@@ -70,11 +78,13 @@ export class PushOfferController implements ReactiveController {
     }
   }
 
-  render(language: string): TemplateResult | typeof nothing {
+  /** A notice of its own in the form; in a thread, a quiet line under the waiting note. */
+  render(language: string, place: 'form' | 'thread' = 'form'): TemplateResult | typeof nothing {
     if (!this.#shown) return nothing;
     const t = (key: string) => translate(language, 'notify', key);
+    const box = place === 'form' ? 'notice info push-offer' : 'push-offer in-thread';
     if (this.#offer === 'offer')
-      return html`<div part="push-offer" class="notice info push-offer">
+      return html`<div part="push-offer" class=${box}>
         <button type="button" ?disabled=${this.#busy} @click=${() => this.#act((d) => d.enable(language))}>
           ${t('offer')}
         </button>
@@ -89,7 +99,7 @@ export class PushOfferController implements ReactiveController {
         </button>
       </div>`;
     if (this.#offer === 'on')
-      return html`<div part="push-offer" class="notice info push-offer">
+      return html`<div part="push-offer" class=${box}>
         <p>${t('on')}</p>
         <button
           type="button"
@@ -103,3 +113,24 @@ export class PushOfferController implements ReactiveController {
     return nothing;
   }
 }
+
+/** The offer's layout: its button, what it will say, and "not now", wrapping on a narrow screen. */
+export const pushOfferStyles = css`
+  .push-offer {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 1rem;
+  }
+  .push-note {
+    flex-basis: 100%;
+    margin: 0;
+    font-size: 0.875em;
+  }
+  .push-offer.in-thread {
+    margin-block-start: 0.25rem;
+  }
+  .push-offer.in-thread p {
+    margin: 0;
+  }
+`;
