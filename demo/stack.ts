@@ -54,6 +54,8 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
         vapid: { ...webPush.generateVAPIDKeys(), subject: 'mailto:demo@consult-elements.example' },
         serviceWorker: await buildPushWorker(),
       },
+      // Members choose the service's own notifications too (the sandbox keeps shouldNotify).
+      serviceNotifications: true,
       ...(options.upstreamFetch ? { fetch: options.upstreamFetch } : {}),
       ...(options.store ? { store: options.store } : {}),
       port,

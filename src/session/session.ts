@@ -170,6 +170,35 @@ export class SessionManager extends EventTarget {
       void this.#push?.device.then((device) => device.keepOnlyFor(memberId)).catch(() => undefined);
   }
 
+  /** `service-notifications` on `<consult-session>`: the member may turn the service's own notifications on or off. */
+  serviceNotifications = false;
+
+  /**
+   * The member's choice of the service's own notifications (`shouldNotify`, where the proxy allows
+   * it with `serviceNotifications`): read, or set to `shouldNotify`. `null` while the member has not
+   * chosen here; rejects where the proxy does not offer it.
+   */
+  async serviceNotify(shouldNotify?: boolean): Promise<boolean | null> {
+    await this.ready();
+    const token = this.#grant?.token;
+    if (!token) throw new Error('no session');
+    const write = shouldNotify !== undefined;
+    const response = await this.#fetchImpl(
+      `${this.#options.endpoint.replace(/\/$/, '')}/service-notifications`,
+      {
+        method: write ? 'PUT' : 'GET',
+        credentials: 'include',
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(write ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(write ? { body: JSON.stringify({ shouldNotify }) } : {}),
+      },
+    );
+    if (!response.ok) throw new Error(`The service's notifications answered ${response.status}.`);
+    return ((await response.json()) as { shouldNotify: boolean | null }).shouldNotify;
+  }
+
   /** This device's notifications, when the session offers them (`push-worker`). */
   pushDevice(): Promise<PushDevice | undefined> {
     return this.#push?.device ?? Promise.resolve(undefined);

@@ -59,6 +59,7 @@ const VALUES: Record<string, unknown> = {
   replyHours: 12,
   emergencyNumber: '112',
   pushWorker: '/consult/push/sw.js',
+  serviceNotifications: true,
   busy: true,
   selected: 'cns_demo_alex_rash',
   chunkSize: 7,

@@ -43,6 +43,14 @@ async function ask(page: Page, text: string): Promise<void> {
   await page.locator('consult-form [part~="submit-button"]').click();
 }
 
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    assert.ok(Date.now() < deadline, what);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The question was sent: the page's list shows it open (the form's own note gives way to it). */
 const sent = (page: Page, text: string) =>
   page.locator('case-history consult-thread').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
@@ -123,6 +131,32 @@ describe('the notifications offer in the demo portal', () => {
     assert.match(await offer(page).innerText(), /Tell me on this device when a doctor answers/);
     assert.equal(await page.locator('[part~="push-offer"]').count(), 1, 'in the thread alone');
     assert.equal(await permissionRequests(page), 0, 'the browser is not asked before the tap');
+    await context.close();
+  });
+
+  it('with service-notifications, the member turns the service’s own notifications on and off beside it', async () => {
+    const context = await browser.newContext();
+    const page = await openPortal(context);
+    const choices: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT' && request.url().endsWith('/consult/service-notifications'))
+        choices.push(request.postData() ?? '');
+    });
+    const shouldNotify = () => stack.sandbox.sandbox.state.users.get('usr_demo_alex')?.shouldNotify;
+    const before = shouldNotify();
+    await ask(page, 'Can I run with a blister?');
+    const choice = page
+      .locator('case-history consult-thread [part~="waiting"] [part~="service-notifications"]')
+      .getByRole('checkbox', { name: /Also tell me by e-mail or text message/ });
+    await choice.waitFor({ timeout: 10_000 });
+    assert.equal(await choice.isChecked(), false, 'not chosen here yet');
+    await choice.check();
+    await waitFor(() => shouldNotify() === true, 'the service notifies alex');
+    await choice.uncheck();
+    await waitFor(() => shouldNotify() === false, 'and no longer does');
+    assert.deepEqual(choices, ['{"shouldNotify":true}', '{"shouldNotify":false}']);
+    assert.equal(await permissionRequests(page), 0, 'the browser is not asked for it');
+    assert.notEqual(before, undefined, 'alex has a record in the sandbox');
     await context.close();
   });
 

@@ -69,6 +69,13 @@ export class ConsultSession extends ConsultElement {
    */
   @property({ attribute: 'push-worker' }) pushWorker?: string;
 
+  /**
+   * Lets the member turn the service's own notifications (the user's `shouldNotify`) on or off
+   * where the notifications offer shows (after a question is sent, under a waiting question's note).
+   * Needs `serviceNotifications` on the proxy (README "Notifications").
+   */
+  @property({ type: Boolean, attribute: 'service-notifications' }) serviceNotifications = false;
+
   /** The fetch used for every call. Default the global fetch. */
   @property({ attribute: false }) fetch?: typeof fetch;
 
@@ -192,6 +199,7 @@ export class ConsultSession extends ConsultElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('pushWorker')) this.manager.usePush(this.pushWorker?.trim() || undefined);
+    if (changed.has('serviceNotifications')) this.manager.serviceNotifications = this.serviceNotifications;
     if (changed.has('emergencyNumber'))
       this.manager.emergencyNumber = this.emergencyNumber?.trim() || undefined;
     if (changed.has('replyHours')) {

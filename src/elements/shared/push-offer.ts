@@ -25,6 +25,9 @@ export class PushOfferController implements ReactiveController {
   #offer: PushOffer = 'unavailable';
   #busy = false;
   #device?: PushDevice;
+  /** The member's choice of the service's own notifications (`service-notifications`), once read, and whose it is. */
+  #service?: { member: string; shouldNotify: boolean | null };
+  #serviceAsked?: string;
 
   constructor(host: ReactiveControllerHost, session: () => SessionManager | undefined) {
     this.#host = host;
@@ -49,6 +52,7 @@ export class PushOfferController implements ReactiveController {
   }
 
   #refresh = async (): Promise<void> => {
+    void this.#readServiceChoice();
     const device = await this.#session()?.pushDevice();
     if (device !== this.#device) {
       this.#device?.removeEventListener('change', this.#refresh);
@@ -61,6 +65,37 @@ export class PushOfferController implements ReactiveController {
       this.#host.requestUpdate();
     }
   };
+
+  /** Where the session lets the member choose, their current choice, read once per member. */
+  async #readServiceChoice(): Promise<void> {
+    const session = this.#session();
+    const member = session?.member.current?.id;
+    if (!session?.serviceNotifications || !member || this.#serviceAsked === member) return;
+    this.#serviceAsked = member;
+    try {
+      this.#service = { member, shouldNotify: await session.serviceNotify() };
+    } catch {
+      // Not offered by the proxy, or not reachable now: no control.
+      this.#service = undefined;
+    }
+    this.#host.requestUpdate();
+  }
+
+  async #setServiceChoice(shouldNotify: boolean): Promise<void> {
+    const session = this.#session();
+    const service = this.#service;
+    if (!session || !service || this.#busy) return;
+    this.#busy = true;
+    this.#host.requestUpdate();
+    try {
+      this.#service = { ...service, shouldNotify: await session.serviceNotify(shouldNotify) };
+    } catch {
+      // The choice stays as it was.
+    } finally {
+      this.#busy = false;
+      this.#host.requestUpdate();
+    }
+  }
 
   async #act(action: (device: PushDevice) => Promise<unknown>): Promise<void> {
     const device = this.#device;
@@ -81,8 +116,27 @@ export class PushOfferController implements ReactiveController {
   /** A notice of its own in the form; in a thread, a quiet line under the waiting note. */
   render(language: string, place: 'form' | 'thread' = 'form'): TemplateResult | typeof nothing {
     if (!this.#shown) return nothing;
-    const t = (key: string) => translate(language, 'notify', key);
     const box = place === 'form' ? 'notice info push-offer' : 'push-offer in-thread';
+    return html`${this.#renderDevice(language, box)}${this.#renderService(language, place)}`;
+  }
+
+  /** "Also tell me by e-mail or text message": the service's own notifications, for this member. */
+  #renderService(language: string, place: 'form' | 'thread'): TemplateResult | typeof nothing {
+    const service = this.#service;
+    if (!service || service.member !== this.#session()?.member.current?.id) return nothing;
+    return html`<label part="service-notifications" class="service-notifications ${place}">
+      <input
+        type="checkbox"
+        .checked=${service.shouldNotify === true}
+        ?disabled=${this.#busy}
+        @change=${(event: Event) => this.#setServiceChoice((event.target as HTMLInputElement).checked)}
+      />
+      ${translate(language, 'notify', 'byService')}
+    </label>`;
+  }
+
+  #renderDevice(language: string, box: string): TemplateResult | typeof nothing {
+    const t = (key: string) => translate(language, 'notify', key);
     if (this.#offer === 'offer')
       return html`<div part="push-offer" class=${box}>
         <button type="button" ?disabled=${this.#busy} @click=${() => this.#act((d) => d.enable(language))}>
@@ -132,5 +186,13 @@ export const pushOfferStyles = css`
   }
   .push-offer.in-thread p {
     margin: 0;
+  }
+  .service-notifications {
+    display: flex;
+    align-items: baseline;
+    gap: 0.5rem;
+  }
+  .service-notifications.thread {
+    margin-block-start: 0.25rem;
   }
 `;

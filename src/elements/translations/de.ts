@@ -188,6 +188,7 @@ const de: Translation = {
     notNow: 'Nicht jetzt',
     on: 'Sie erfahren auf diesem Gerät, wenn eine Antwort da ist.',
     turnOff: 'Ausschalten',
+    byService: 'Auch per E-Mail oder SMS Bescheid geben, wenn eine Antwort da ist',
   },
   access: {
     loading: 'Ihr Tarif wird geprüft…',

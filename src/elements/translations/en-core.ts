@@ -183,6 +183,7 @@ const en = {
     notNow: 'Not now',
     on: 'You will be told on this device when a doctor answers.',
     turnOff: 'Turn off',
+    byService: 'Also tell me by e-mail or text message when a doctor answers',
   },
 } as const;
 

@@ -218,6 +218,7 @@ const es: Translation = {
     notNow: 'Ahora no',
     on: 'Te avisaremos en este dispositivo cuando responda un médico.',
     turnOff: 'Desactivar',
+    byService: 'Avisarme también por correo o SMS cuando responda un médico',
   },
   access: {
     loading: 'Comprobando su plan…',

@@ -219,6 +219,7 @@ const fr: Translation = {
     notNow: 'Pas maintenant',
     on: 'Vous serez prévenu sur cet appareil quand un médecin répondra.',
     turnOff: 'Désactiver',
+    byService: 'Me prévenir aussi par e-mail ou SMS quand un médecin répond',
   },
   access: {
     loading: 'Vérification de votre offre…',

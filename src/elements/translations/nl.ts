@@ -181,6 +181,7 @@ const nl: Translation = {
     notNow: 'Niet nu',
     on: 'U krijgt op dit apparaat een melding als een arts antwoordt.',
     turnOff: 'Uitschakelen',
+    byService: 'Laat het me ook per e-mail of sms weten als een arts antwoordt',
   },
   access: {
     loading: 'Uw pakket wordt gecontroleerd…',
