@@ -13,24 +13,26 @@ import { browserBuild, type BuiltChunk } from '../../scripts/test-build.js';
 import { ELEMENTS } from '../../src/define.js';
 
 const KiB = 1024;
-const ENGLISH_PAGE_KIB = 80.2;
-const CLASSIC_KIB = 53.8;
+const ENGLISH_PAGE_KIB = 81.9;
+const CLASSIC_KIB = 56.5;
 const CLASSIC_MARKDOWN_KIB = 25.7;
 /**
  * `englishPage` is held just above where it stands (Lit, the shared core with the member state,
  * five elements, marked and DOMPurify), so that no change adds weight unnoticed; it rose from 77.0
- * to 80.2 KiB with read marks and message times kept by the proxy, the outage handling, the list's
- * short row names and eventsource-parser, less what the second minifying
+ * to 81.9 KiB with read marks and message times kept by the proxy, the outage handling, the list's
+ * short row names, the notifications offer (in the form and in a waiting thread, with the service's
+ * own notifications) and eventsource-parser, less what the second minifying
  * pass and the one markdown chunk saved; the aim is 0.6×
  * deep-chat's bundle, about 65 KiB, and then 50 KiB. `language` too: Arabic, the largest, is 4.2 KiB
- * with the names of professionals' roles and specialties. The classic script likewise, its main
+ * with the names of professionals' roles and specialties, and 4.4 KiB as the classic script's file
+ * with the notifications offer's words. The classic script likewise, its main
  * file (`classic`) and, apart, the marked and DOMPurify it loads with the first answer
  * (`classicMarkdown`).
  */
 const BUDGET = {
   entry: 20 * KiB,
   englishPage: ENGLISH_PAGE_KIB * KiB,
-  language: 4.3 * KiB,
+  language: 4.4 * KiB,
   classic: CLASSIC_KIB * KiB,
   classicMarkdown: CLASSIC_MARKDOWN_KIB * KiB,
 };
@@ -131,9 +133,11 @@ describe('the browser files stay within their weight budgets', () => {
     // The console's words for a partner's mistakes load only when there is one to tell.
     const developerMessages = (chunk: Chunk) =>
       /src\/developer-messages\.ts$/.test(chunk.facadeModuleId ?? '');
+    // Notifications on the device load only on a page whose session has `push-worker`.
+    const pushDevice = (chunk: Chunk) => /src\/push\/device\.ts$/.test(chunk.facadeModuleId ?? '');
     const english = reachable(
       'consult-elements.js',
-      (chunk) => isTranslation(chunk) || otherElement(chunk) || developerMessages(chunk),
+      (chunk) => isTranslation(chunk) || otherElement(chunk) || developerMessages(chunk) || pushDevice(chunk),
     );
     const names = [...english].map((name) => chunks.get(name)!.facadeModuleId ?? name);
     assert.ok(
@@ -147,7 +151,8 @@ describe('the browser files stay within their weight budgets', () => {
   });
 
   /**
-   * The classic script holds every element and Lit in one file, held just above where it stands;
+   * The classic script holds every element and Lit in one file, held just above where it stands
+   * (with the device's notifications, about 1.5 KiB, which one file cannot leave to `push-worker`);
    * marked and DOMPurify are a second classic file that it loads with the first answer.
    */
   it(`the classic script is one file with no import(), at most ${kib(BUDGET.classic)} in English, and its markdown file at most ${kib(BUDGET.classicMarkdown)}`, async () => {
