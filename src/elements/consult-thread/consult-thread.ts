@@ -45,6 +45,8 @@ type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
  * @csspart answer - An answer, rendered from markdown.
  * @csspart professional - Who gave an answer: name, role and time.
  * @csspart waiting - Where the latest question stands (sent, being reviewed, answered) and how long answers usually take.
+ * @csspart push-offer - Under the waiting note, the offer to be told on this device when a doctor answers (with `push-worker` on `<consult-session>`), or that it is on.
+ * @csspart service-notifications - Under the waiting note, the member's choice of the service's own notifications by e-mail or text message (with `service-notifications` on `<consult-session>`).
  * @csspart followup - The follow-up box, or why no more can be asked.
  * @csspart followup-input - The follow-up box's text area, where the member types another question.
  * @csspart submit-button - The follow-up box's button that sends the question.
