@@ -1,7 +1,8 @@
 /**
  * `tsx scripts/screenshots-push-offer.ts`: the notifications offer as members see it after
- * sending a question in the demo portal, at 1280 px light, 375 px dark and in Arabic, written to
- * `docs/screenshots/push-offer-*.png`.
+ * sending a question in the demo portal (under the waiting note of the question's thread, which
+ * the list opens beside the form, with the service's own notifications beside it), at 1280 px
+ * light, 375 px dark and in Arabic, written to `docs/screenshots/push-offer-*.png`.
  */
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -66,10 +67,11 @@ try {
     await question.click();
     await question.fill(view.question);
     await page.locator('consult-form [part~="submit-button"]').click();
-    const offer = page.locator('consult-form [part~="push-offer"]');
-    await offer.waitFor({ timeout: 10_000 });
-    await page.locator('consult-form').scrollIntoViewIfNeeded();
-    await page.locator('consult-form').screenshot({ path: `${OUT}/${view.name}.png` });
+    const thread = page.locator('case-history consult-thread');
+    await thread.locator('[part~="push-offer"]').waitFor({ timeout: 10_000 });
+    await thread.locator('[part~="service-notifications"]').waitFor({ timeout: 10_000 });
+    await thread.scrollIntoViewIfNeeded();
+    await thread.screenshot({ path: `${OUT}/${view.name}.png` });
     console.log(`${OUT}/${view.name}.png`);
     await context.close();
   }

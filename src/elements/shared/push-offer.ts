@@ -124,7 +124,7 @@ export class PushOfferController implements ReactiveController {
   #renderService(language: string, place: 'form' | 'thread'): TemplateResult | typeof nothing {
     const service = this.#service;
     if (!service || service.member !== this.#session()?.member.current?.id) return nothing;
-    return html`<label part="service-notifications" class="service-notifications ${place}">
+    return html`<label part="service-notifications" class="service-notifications in-${place}">
       <input
         type="checkbox"
         .checked=${service.shouldNotify === true}
@@ -142,7 +142,6 @@ export class PushOfferController implements ReactiveController {
         <button type="button" ?disabled=${this.#busy} @click=${() => this.#act((d) => d.enable(language))}>
           ${t('offer')}
         </button>
-        <p class="push-note">${t('offerNote')}</p>
         <button
           type="button"
           class="link"
@@ -151,6 +150,7 @@ export class PushOfferController implements ReactiveController {
         >
           ${t('notNow')}
         </button>
+        <p class="push-note">${t('offerNote')}</p>
       </div>`;
     if (this.#offer === 'on')
       return html`<div part="push-offer" class=${box}>
@@ -168,7 +168,7 @@ export class PushOfferController implements ReactiveController {
   }
 }
 
-/** The offer's layout: its button, what it will say, and "not now", wrapping on a narrow screen. */
+/** The offer's layout: its button and "not now", then what it will say; the service's box beside its words. */
 export const pushOfferStyles = css`
   .push-offer {
     display: flex;
@@ -189,10 +189,18 @@ export const pushOfferStyles = css`
   }
   .service-notifications {
     display: flex;
-    align-items: baseline;
+    align-items: center;
     gap: 0.5rem;
   }
-  .service-notifications.thread {
+  /* A box, not a text field: the shared input style's full width and padding do not apply. */
+  .service-notifications input {
+    flex: none;
+    inline-size: 1rem;
+    block-size: 1rem;
+    margin: 0;
+    padding: 0;
+  }
+  .service-notifications.in-thread {
     margin-block-start: 0.25rem;
   }
 `;
