@@ -20,11 +20,11 @@ const MB = 1_000_000;
 /**
  * Before the server's libraries became optional peers this install was 29 packages and 22.8 MB
  * of files (33 MB on disk); now it is consult-elements, Lit (six packages), marked, DOMPurify and
- * eventsource-parser. consult-elements itself is about 5.9 MB of it (5.2 MB before the package
+ * eventsource-parser. consult-elements itself is about 6.2 MB of it (5.2 MB before the package
  * gained the classic script's markdown file, the sandbox's topics in six languages, the member's
- * memory in the proxy and the written-out declarations).
+ * memory in the proxy, the written-out declarations and the notifications' worker and routes).
  */
-const BUDGET = { packages: 11, bytes: 11.5 * MB };
+const BUDGET = { packages: 11, bytes: 11.8 * MB };
 
 const SERVER_PACKAGES = [
   'hono',
@@ -33,6 +33,7 @@ const SERVER_PACKAGES = [
   'standardwebhooks',
   'undici',
   'ioredis',
+  'web-push',
   '@lit/react',
   '@types/react',
 ];
@@ -297,7 +298,7 @@ describe('a browser-only install of the packed package', () => {
       assert.ok(!inputs.some((input) => input.includes('node-entries')), platform);
       const bytes = result.outputFiles[0]!.contents.byteLength;
       console.log(`# the partner's worker from the package (${platform}): ${(bytes / 1024).toFixed(1)} KiB`);
-      if (platform === 'neutral') assert.ok(bytes <= 115.4 * 1024, `${(bytes / 1024).toFixed(1)} KiB`);
+      if (platform === 'neutral') assert.ok(bytes <= 122.3 * 1024, `${(bytes / 1024).toFixed(1)} KiB`);
     }
   });
 });

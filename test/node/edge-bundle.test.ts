@@ -65,7 +65,9 @@ describe('the proxy bundled for an edge runtime', () => {
 
     const inputs = Object.keys(result.metafile.inputs);
     assert.deepEqual(
-      inputs.filter((input) => input.startsWith('node:') || /undici|ioredis|@hono\/node-server/.test(input)),
+      inputs.filter(
+        (input) => input.startsWith('node:') || /undici|ioredis|@hono\/node-server|web-push/.test(input),
+      ),
       [],
       'nothing that needs Node',
     );
