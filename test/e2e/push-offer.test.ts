@@ -134,6 +134,21 @@ describe('the notifications offer in the demo portal', () => {
     await context.close();
   });
 
+  it('where no thread shows the question just sent, the form offers it under its "sent" note', async () => {
+    const context = await browser.newContext();
+    const page = await openPortal(context);
+    await ask(page, 'Is a cold bath good for sore legs?');
+    await offer(page).waitFor({ timeout: 10_000 });
+    // The member goes back to all consultations: the form's note (and the offer under it) come back.
+    await page.locator('case-history [part~="back-button"]').click({ timeout: 10_000 });
+    const formOffer = page.locator('consult-form [part~="push-offer"]');
+    await formOffer.waitFor({ timeout: 10_000 });
+    assert.match(await formOffer.innerText(), /Tell me on this device when a doctor answers/);
+    assert.equal(await page.locator('[part~="push-offer"]').count(), 1, 'one offer on the page');
+    assert.equal(await permissionRequests(page), 0);
+    await context.close();
+  });
+
   it('with service-notifications, the member turns the service’s own notifications on and off beside it', async () => {
     const context = await browser.newContext();
     const page = await openPortal(context);

@@ -117,7 +117,10 @@ export class PushOfferController implements ReactiveController {
   render(language: string, place: 'form' | 'thread' = 'form'): TemplateResult | typeof nothing {
     if (!this.#shown) return nothing;
     const box = place === 'form' ? 'notice info push-offer' : 'push-offer in-thread';
-    return html`${this.#renderDevice(language, box)}${this.#renderService(language, place)}`;
+    // The service's choice sits in the offer's box, or alone where this device cannot be told.
+    const service = this.#renderService(language, place);
+    const device = this.#renderDevice(language, box, service);
+    return device === nothing ? service : device;
   }
 
   /** "Also tell me by e-mail or text message": the service's own notifications, for this member. */
@@ -135,7 +138,11 @@ export class PushOfferController implements ReactiveController {
     </label>`;
   }
 
-  #renderDevice(language: string, box: string): TemplateResult | typeof nothing {
+  #renderDevice(
+    language: string,
+    box: string,
+    service: TemplateResult | typeof nothing,
+  ): TemplateResult | typeof nothing {
     const t = (key: string) => translate(language, 'notify', key);
     if (this.#offer === 'offer')
       return html`<div part="push-offer" class=${box}>
@@ -151,6 +158,7 @@ export class PushOfferController implements ReactiveController {
           ${t('notNow')}
         </button>
         <p class="push-note">${t('offerNote')}</p>
+        ${service}
       </div>`;
     if (this.#offer === 'on')
       return html`<div part="push-offer" class=${box}>
@@ -163,6 +171,7 @@ export class PushOfferController implements ReactiveController {
         >
           ${t('turnOff')}
         </button>
+        ${service}
       </div>`;
     return nothing;
   }
@@ -191,6 +200,10 @@ export const pushOfferStyles = css`
     display: flex;
     align-items: center;
     gap: 0.5rem;
+    font-weight: normal;
+  }
+  .push-offer .service-notifications {
+    flex-basis: 100%;
   }
   /* A box, not a text field: the shared input style's full width and padding do not apply. */
   .service-notifications input {
