@@ -40,6 +40,15 @@ export const STRICT_CSP = [
   'trusted-types lit-html dompurify',
 ].join('; ');
 
+/**
+ * The demo's pages: the policy above, and the notifications' service worker URL (`push-worker`),
+ * which the elements pass through a Trusted Types policy of its own, `consult-push`.
+ */
+export const PORTAL_CSP = STRICT_CSP.replace(
+  'trusted-types lit-html dompurify',
+  'trusted-types lit-html dompurify consult-push',
+);
+
 /** A page's own script, bundled for browsers as a partner's bundler would (production builds of its libraries). */
 export async function bundleForBrowser(entryPath: string): Promise<string> {
   const result = await build({
@@ -128,14 +137,17 @@ export async function mountDemo(app: Hono): Promise<void> {
   const pages = new Map<DemoMember, StaticFile>();
   for (const member of DEMO_MEMBERS) {
     const language = MEMBER_LANGUAGES[member];
-    const html = page.replace('<consult-session ', `<consult-session lang="${language}" `);
+    // The member's language from the first byte (their words arrive with the code, nothing jumps),
+    // however the tag's attributes are laid out (one per line since push-worker).
+    const html = page.replace(/<consult-session(?=[\s>])/, `<consult-session lang="${language}"`);
+    if (html === page) throw new Error('demo/index.html has no <consult-session> to give a language');
     pages.set(member, await staticFile(html, 'text/html; charset=utf-8', REVALIDATE));
   }
 
   const serve = (c: Context, file: StaticFile) => {
     const headers: Record<string, string> = {
       'content-type': file.type,
-      'content-security-policy': STRICT_CSP,
+      'content-security-policy': PORTAL_CSP,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': file.cacheControl,

@@ -5,6 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import webPush from 'web-push';
+import { buildPushWorker } from '../scripts/build-push-worker.js';
 import { demoSignIn } from '../src/proxy/demo.js';
 import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
 import type { ProxyLogEntry } from '../src/proxy/options.js';
@@ -47,6 +49,13 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       publicUrl: `http://127.0.0.1:${port}/consult`,
       // Every visitor of the demo is one of its few demo members, in many tabs at once.
       limits: { signInsPerMemberPerMinute: 1_000 },
+      // Notifications with keys of its own, made at each start, and the worker built from the sources.
+      push: {
+        vapid: { ...webPush.generateVAPIDKeys(), subject: 'mailto:demo@consult-elements.example' },
+        serviceWorker: await buildPushWorker(),
+      },
+      // Members choose the service's own notifications too (the sandbox keeps shouldNotify).
+      serviceNotifications: true,
       ...(options.upstreamFetch ? { fetch: options.upstreamFetch } : {}),
       ...(options.store ? { store: options.store } : {}),
       port,

@@ -38,6 +38,7 @@ const cache = join(root, 'node_modules/.cache/consult-elements-tests');
 const INPUT_FOLDERS = ['src', 'examples'];
 const INPUT_FILES = [
   'scripts/build-classic.ts',
+  'scripts/build-push-worker.ts',
   'scripts/chunk-graph.ts',
   'scripts/flatten-declarations.ts',
   'scripts/minify-templates.ts',

@@ -12,5 +12,11 @@ const entry = loadWithPeers(
   () => createRequire(import.meta.url)('../proxy/node.js') as typeof Entry,
 );
 
-export const { forwardedClientAddress, pooledFetch, socketAddress, startProxyServer, trustedProxyList } =
-  entry;
+export const {
+  forwardedClientAddress,
+  pooledFetch,
+  socketAddress,
+  startProxyServer,
+  trustedProxyList,
+  webPushSender,
+} = entry;

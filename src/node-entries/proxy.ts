@@ -25,6 +25,7 @@ export const {
   MAX_WIDGET_TOKEN_TTL_SECONDS,
   MemoryStore,
   mintWidgetToken,
+  PUSH_SERVICE_HOSTS,
   StoreUnavailableError,
   verifyWidgetToken,
 } = entry;

@@ -14,6 +14,7 @@ import { commandNeeds } from '../server/peers.js';
 import { isSandbox } from './dev-sign-in.js';
 import { trustedProxyList } from './trusted-proxies.node.js';
 import { webhookSecretsProblems } from './webhook-secret-format.js';
+import { pushOptionsProblems, type PushOptions } from './push/options.js';
 
 export interface CliConfig {
   upstreamUrl: string;
@@ -31,6 +32,30 @@ export interface CliConfig {
   redisSentinels?: { host: string; port: number }[];
   redisSentinelName?: string;
   trustedProxies: string[];
+  /** Web Push, when the VAPID keys are set. */
+  push?: PushOptions;
+}
+
+/** Web Push from CONSULT_VAPID_*: all three keys, or none. */
+function readPushEnv(env: NodeJS.ProcessEnv, problems: string[]): PushOptions | undefined {
+  const publicKey = env['CONSULT_VAPID_PUBLIC_KEY']?.trim();
+  const privateKey = env['CONSULT_VAPID_PRIVATE_KEY']?.trim();
+  const subject = env['CONSULT_VAPID_SUBJECT']?.trim();
+  if (!publicKey && !privateKey && !subject) return undefined;
+  const page = env['CONSULT_PUSH_PAGE']?.trim();
+  const push: PushOptions = {
+    vapid: { publicKey: publicKey ?? '', privateKey: privateKey ?? '', subject: subject ?? '' },
+    ...(page ? { page } : {}),
+  };
+  for (const problem of pushOptionsProblems(push))
+    problems.push(
+      problem
+        .replace('push.vapid.publicKey', 'CONSULT_VAPID_PUBLIC_KEY')
+        .replace('push.vapid.privateKey', 'CONSULT_VAPID_PRIVATE_KEY')
+        .replace('push.vapid.subject', 'CONSULT_VAPID_SUBJECT')
+        .replace('push.page', 'CONSULT_PUSH_PAGE'),
+    );
+  return push;
 }
 
 /** `host:port` or `[ipv6]:port`, or undefined when it is neither. */
@@ -111,6 +136,7 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
   const demo = env['CONSULT_DEMO_SIGN_IN'];
   if (demo !== undefined && !['0', '1', 'true', 'false', ''].includes(demo))
     problems.push('CONSULT_DEMO_SIGN_IN must be 1 or 0');
+  const push = readPushEnv(env, problems);
   if (problems.length) return { problems };
   return {
     problems,
@@ -131,6 +157,7 @@ export function readProxyEnv(env: NodeJS.ProcessEnv): { config?: CliConfig; prob
       ...(redisUrl ? { redisUrl } : {}),
       ...(redisSentinels.length && redisSentinelName ? { redisSentinels, redisSentinelName } : {}),
       trustedProxies,
+      ...(push ? { push } : {}),
     },
   };
 }
@@ -164,6 +191,10 @@ Environment:
   CONSULT_TRUSTED_PROXIES   comma-separated addresses or ranges (10.0.0.0/8, 2001:db8::/32) of
                             the load balancers in front, whose X-Forwarded-For names the client
   CONSULT_BASE_PATH         where the proxy is mounted                               default /consult
+  CONSULT_VAPID_PUBLIC_KEY  Web Push: the VAPID key pair (npx web-push generate-vapid-keys) and
+  CONSULT_VAPID_PRIVATE_KEY a mailto: or https: subject; members can then be told on their device
+  CONSULT_VAPID_SUBJECT     that an answer waits (needs web-push installed)          optional
+  CONSULT_PUSH_PAGE         the page a notification opens with no tab open           optional
   PORT                      where to listen                                          default 8787`;
 
 async function main(): Promise<void> {
@@ -182,6 +213,9 @@ async function main(): Promise<void> {
     config.redisUrl || config.redisSentinels
       ? await commandNeeds('consult-proxy with CONSULT_REDIS_URL', () => import('./redis-store.js'))
       : undefined;
+  // Web Push sends with web-push: said at start when it is missing, not at the first answer.
+  if (config.push)
+    await commandNeeds('consult-proxy with CONSULT_VAPID_PUBLIC_KEY', () => import('web-push'));
   const sandbox = config.demoSignIn ? await isSandbox(config.upstreamUrl) : false;
   if (sandbox === 'unreachable') {
     console.error(
@@ -227,6 +261,7 @@ async function main(): Promise<void> {
         ? { store: redis.redisStore({ url: config.redisUrl }) }
         : {}),
     ...(config.trustedProxies.length ? { clientAddress: forwardedClientAddress(config.trustedProxies) } : {}),
+    ...(config.push ? { push: config.push } : {}),
   });
   // A refused API key stops the proxy with the setting to fix, rather than a 502 on every sign-in.
   server.proxy.apiKeyChecked.catch((error: Error) => {

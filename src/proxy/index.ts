@@ -22,3 +22,6 @@ export {
   MAX_WIDGET_TOKEN_TTL_SECONDS,
   type WidgetIdentity,
 } from './widget-token.js';
+export type { PushOptions, VapidKeys } from './push/options.js';
+export type { PushPayload, PushSender, PushTarget } from './push/send.js';
+export { PUSH_SERVICE_HOSTS } from './push/subscriptions.js';

@@ -7,11 +7,14 @@ import { isIP, type AddressInfo, type BlockList } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import type { ProxyEnv } from './context.js';
 import { installProxy, type ConsultProxy } from './proxy.js';
+import { builtPushWorker } from './push/worker-file.node.js';
+import { webPushSender } from './push/web-push-sender.node.js';
 import { pooledFetch } from './upstream-fetch.node.js';
 import { trustedProxyList } from './trusted-proxies.node.js';
 
 export { trustedProxyList };
 
+export { webPushSender } from './push/web-push-sender.node.js';
 export { pooledFetch, type PooledFetch, type PooledFetchOptions } from './upstream-fetch.node.js';
 
 export interface ProxyServerOptions extends ProxyOptions {
@@ -88,6 +91,17 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     clientAddress: socketAddress,
     ...options,
     ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
+    // The push worker is served beside the proxy when the package has it built.
+    // Pushes go out with web-push, and the worker is served beside the proxy when the package has it built.
+    ...(options.push
+      ? {
+          push: {
+            ...options.push,
+            send: options.push.send ?? webPushSender(),
+            serviceWorker: options.push.serviceWorker ?? builtPushWorker(),
+          },
+        }
+      : {}),
   });
   const proxy: ConsultProxy = Object.assign(scoped, controls);
   await options.extend?.(app);

@@ -1,4 +1,5 @@
 import { webhookSecretsProblems } from './webhook-secrets.js';
+import { pushOptionsProblems, type PushOptions } from './push/options.js';
 import type { Context } from 'hono';
 import type { FetchLike } from '../client/client.js';
 import type { ProxyStore } from './store.js';
@@ -123,6 +124,17 @@ export interface ProxyOptions {
    * a pool of keep-alive connections.
    */
   fetch?: FetchLike;
+  /**
+   * Web Push: with VAPID keys, a member can ask to be told on their device when a professional
+   * answers (README "Notifications"). Without it the push routes answer 404.
+   */
+  push?: PushOptions;
+  /**
+   * Lets members turn the service's own notifications (e-mail, text: `shouldNotify`) on or off for
+   * themselves at `{base}/service-notifications`; only that field of their user record is written.
+   * Default off (404).
+   */
+  serviceNotifications?: boolean;
 }
 
 export const DEFAULT_LIMITS: ProxyLimits = {
@@ -165,6 +177,7 @@ export function checkOptions(options: ProxyOptions): void {
     }
   }
   problems.push(...webhookSecretsProblems(options.webhookSecret, 'webhookSecret'));
+  problems.push(...pushOptionsProblems(options.push));
   if (options.widgetTokenTtlSeconds !== undefined && !(options.widgetTokenTtlSeconds > 0)) {
     problems.push('widgetTokenTtlSeconds must be positive');
   }

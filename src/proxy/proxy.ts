@@ -21,6 +21,9 @@ import { checkOptions, type ProxyOptions } from './options.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { memberRoutes } from './routes/member.js';
+import { pushRoutes } from './push/routes.js';
+import { serviceNotificationRoutes } from './push/service-notifications.js';
+import { removeAllSubscriptions } from './push/subscriptions.js';
 import { sessionRoutes } from './routes/session.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { endMemberSessions } from './sessions.js';
@@ -55,7 +58,8 @@ export interface ProxyControls {
   /**
    * Ends every widget session of the member with this `uniqueId` (your id for them), in every
    * instance sharing the store: their tokens are refused and their open streams close. Call it
-   * when your portal signs the member out or blocks them. False when no such member is known.
+   * when your portal signs the member out or blocks them; their push subscriptions on every device
+   * are forgotten too. False when no such member is known.
    */
   endMemberSessions(uniqueId: string): Promise<boolean>;
 }
@@ -115,6 +119,8 @@ function routeRequests(app: Hono<ProxyEnv>, core: ProxyCore): void {
   app.use(limitAnonymousPerAddress(core, core.limits.perAddressPerMinute));
   app.route('/', eventRoutes(core));
   app.route('/', memberRoutes(core));
+  app.route('/', pushRoutes(core));
+  app.route('/', serviceNotificationRoutes(core));
   // Everything else does not exist for browsers (S4): no upstream call is made.
   app.all('*', () => {
     throw ProblemError.notFound('No such route.');
@@ -170,6 +176,8 @@ function start(core: ProxyCore, registration: WebhookRegistration): ProxyControl
         (await core.upstream.searchUsersByQuery(uniqueId)).find((u) => u.uniqueId === uniqueId)?.id;
       if (!userId) return false;
       await endMemberSessions(core, userId);
+      // Signed out everywhere: none of the member's devices is told anything any more (S30).
+      await removeAllSubscriptions(core, userId);
       return true;
     },
     // A normal shutdown (a restart, a deploy) keeps the registration for the next start.

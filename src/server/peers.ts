@@ -19,6 +19,7 @@ export const NEEDS = {
   'consult-elements/sandbox': PROXY,
   'consult-proxy': ON_NODE,
   'consult-proxy with CONSULT_REDIS_URL': ['ioredis'],
+  'consult-proxy with CONSULT_VAPID_PUBLIC_KEY': ['web-push'],
   'consult-sandbox': ['hono', '@hono/node-server', 'zod'],
   'consult-admin webhooks rotate with CONSULT_REDIS_URL': ['ioredis'],
 } satisfies Record<string, string[]>;

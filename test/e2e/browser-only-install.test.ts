@@ -20,12 +20,13 @@ const MB = 1_000_000;
 /**
  * Before the server's libraries became optional peers this install was 29 packages and 22.8 MB
  * of files (33 MB on disk); now it is consult-elements, Lit (six packages), marked, DOMPurify and
- * eventsource-parser. consult-elements itself is about 5.9 MB of it (5.2 MB before the package
+ * eventsource-parser. consult-elements itself is about 6.2 MB of it (5.2 MB before the package
  * gained the classic script's markdown file, the sandbox's topics in six languages, the member's
- * memory in the proxy and the written-out declarations; 11.58 MB in all once the elements and the
- * session were split into files of one job, each shipped with its source and source map).
+ * memory in the proxy, the written-out declarations and the notifications' worker and routes;
+ * the elements and the session split into files of one job, each shipped with its source and
+ * source map).
  */
-const BUDGET = { packages: 11, bytes: 11.6 * MB };
+const BUDGET = { packages: 11, bytes: 11.9 * MB };
 
 const SERVER_PACKAGES = [
   'hono',
@@ -34,6 +35,7 @@ const SERVER_PACKAGES = [
   'standardwebhooks',
   'undici',
   'ioredis',
+  'web-push',
   '@lit/react',
   '@types/react',
 ];
@@ -298,7 +300,7 @@ describe('a browser-only install of the packed package', () => {
       assert.ok(!inputs.some((input) => input.includes('node-entries')), platform);
       const bytes = result.outputFiles[0]!.contents.byteLength;
       console.log(`# the partner's worker from the package (${platform}): ${(bytes / 1024).toFixed(1)} KiB`);
-      if (platform === 'neutral') assert.ok(bytes <= 115.4 * 1024, `${(bytes / 1024).toFixed(1)} KiB`);
+      if (platform === 'neutral') assert.ok(bytes <= 122.3 * 1024, `${(bytes / 1024).toFixed(1)} KiB`);
     }
   });
 });

@@ -148,7 +148,7 @@ describe('the README’s minimal server', () => {
       "document.addEventListener('securitypolicyviolation', (e) => console.error('violation ' + e.effectiveDirective));",
     );
     const response = await page.goto(example.url);
-    assert.equal(response?.headers()['content-security-policy'], STRICT_CSP, 'the demo portal’s policy');
+    assert.equal(response?.headers()['content-security-policy'], STRICT_CSP, 'the README’s policy');
 
     const question = page.locator('consult-form textarea').first();
     await question.click();

@@ -13,9 +13,9 @@ import { browserBuild, type BuiltChunk } from '../../scripts/test-build.js';
 import { ELEMENTS } from '../../src/define.js';
 
 const KiB = 1024;
-const ENGLISH_PAGE_KIB = 74.8;
-const ENTRY_KIB = 49.3;
-const CLASSIC_KIB = 54.8;
+const ENGLISH_PAGE_KIB = 77.7;
+const ENTRY_KIB = 52.1;
+const CLASSIC_KIB = 57.5;
 const CLASSIC_MARKDOWN_KIB = 25.7;
 /**
  * `englishPage` is held just above where it stands (the loader with Lit, the shared core with the
@@ -25,16 +25,20 @@ const CLASSIC_MARKDOWN_KIB = 25.7;
  * minifying pass and the one markdown chunk saved, and fell to 73.9 KiB when the loader took in the
  * messaging elements and their core (one file compresses better than seven), then rose to 74.7
  * KiB (the classic script to 54.7) when the largest elements and the session were split into files
- * of one job (controllers, and the options they are built with); the aim is 0.6×
- * deep-chat's bundle, about 65 KiB, and then 50 KiB. `entry`, the loader alone, likewise. `language` too: Arabic, the largest, is 4.2 KiB
- * with the names of professionals' roles and specialties. The classic script likewise, its main
+ * of one job (controllers, and the options they are built with), and to 77.6 KiB (the loader 52.0,
+ * the classic script 57.4) with the
+ * notifications offer (in the form and in a waiting thread, with the service's own notifications;
+ * the device's chunk is not counted, as it loads only where push-worker is set); the aim is 0.6×
+ * deep-chat's bundle, about 65 KiB, and then 50 KiB. `entry`, the loader alone, likewise. `language`
+ * too: Arabic, the largest, is 4.2 KiB with the names of professionals' roles and specialties, and
+ * 4.4 KiB as the classic script's file with the notifications offer's words. The classic script likewise, its main
  * file (`classic`) and, apart, the marked and DOMPurify it loads with the first answer
  * (`classicMarkdown`).
  */
 const BUDGET = {
   entry: ENTRY_KIB * KiB,
   englishPage: ENGLISH_PAGE_KIB * KiB,
-  language: 4.3 * KiB,
+  language: 4.4 * KiB,
   classic: CLASSIC_KIB * KiB,
   classicMarkdown: CLASSIC_MARKDOWN_KIB * KiB,
 };
@@ -138,9 +142,11 @@ describe('the browser files stay within their weight budgets', () => {
     // The console's words for a partner's mistakes load only when there is one to tell.
     const developerMessages = (chunk: Chunk) =>
       /src\/developer-messages\.ts$/.test(chunk.facadeModuleId ?? '');
+    // Notifications on the device load only on a page whose session has `push-worker`.
+    const pushDevice = (chunk: Chunk) => /src\/push\/device\.ts$/.test(chunk.facadeModuleId ?? '');
     const english = reachable(
       'consult-elements.js',
-      (chunk) => isTranslation(chunk) || otherElement(chunk) || developerMessages(chunk),
+      (chunk) => isTranslation(chunk) || otherElement(chunk) || developerMessages(chunk) || pushDevice(chunk),
     );
     const names = [...english].map((name) => chunks.get(name)!.facadeModuleId ?? name);
     assert.ok(
@@ -154,7 +160,8 @@ describe('the browser files stay within their weight budgets', () => {
   });
 
   /**
-   * The classic script holds every element and Lit in one file, held just above where it stands;
+   * The classic script holds every element and Lit in one file, held just above where it stands
+   * (with the device's notifications, about 1.5 KiB, which one file cannot leave to `push-worker`);
    * marked and DOMPurify are a second classic file that it loads with the first answer.
    */
   it(`the classic script is one file with no import(), at most ${kib(BUDGET.classic)} in English, and its markdown file at most ${kib(BUDGET.classicMarkdown)}`, async () => {

@@ -13,6 +13,7 @@ const SERVER_ONLY = [
   'zod',
   'standardwebhooks',
   'ioredis',
+  'web-push',
   'eventsource-parser/stream',
   'src/sandbox/',
   'src/proxy/',

@@ -5,8 +5,10 @@
  * `consult-source` condition), so no build is needed; the built files bundle within a few bytes of it.
  * It was 539 KiB when the proxy used zod's full API (zod alone 443 KiB); with zod/mini it is about
  * 117 KiB, and 115.3 KiB once Hono's compress middleware gave way to the proxy's own (with what
- * the proxy remembers for a member: times, read marks, kept prescription requests). The budget is
- * held just above that, so no change adds weight unnoticed.
+ * the proxy remembers for a member: times, read marks, kept prescription requests); 122.2 KiB with
+ * the notification routes (subscriptions, the service's own notifications; the sending, with
+ * `web-push`, is the Node entry's alone). The budget is held just above that, so no change adds
+ * weight unnoticed.
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +16,7 @@ import { describe, it } from 'node:test';
 import { build, type Metafile } from 'esbuild';
 
 const KiB = 1024;
-const BUDGET = 115.4 * KiB;
+const BUDGET = 122.3 * KiB;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const PARTNER_WORKER = `
@@ -63,7 +65,9 @@ describe('the proxy bundled for an edge runtime', () => {
 
     const inputs = Object.keys(result.metafile.inputs);
     assert.deepEqual(
-      inputs.filter((input) => input.startsWith('node:') || /undici|ioredis|@hono\/node-server/.test(input)),
+      inputs.filter(
+        (input) => input.startsWith('node:') || /undici|ioredis|@hono\/node-server|web-push/.test(input),
+      ),
       [],
       'nothing that needs Node',
     );

@@ -31,6 +31,7 @@ const SHARED_TEMPLATES = [
   'src/elements/shared/consult-element.ts',
   'src/elements/shared/error-notice.ts',
   'src/elements/shared/status.ts',
+  'src/elements/shared/push-offer.ts',
 ];
 
 /** Where an element's code is (its class, and the view pieces beside it in its folder) and its styles. */

@@ -220,7 +220,8 @@ const TABLE: Row[] = [
 
 /**
  * Routes that are not member operations on a record: they have their own tests (`/prescriptions`
- * takes no id and calls no upstream: the member's own list, test/node/proxy-memory.test.ts).
+ * takes no id and calls no upstream: the member's own list, test/node/proxy-memory.test.ts; push:
+ * proxy-push.test.ts).
  */
 const NOT_RECORD_ROUTES = new Set([
   '/session',
@@ -229,6 +230,10 @@ const NOT_RECORD_ROUTES = new Set([
   '/healthz',
   '/readyz',
   '/prescriptions',
+  '/push',
+  '/push/subscription',
+  '/push/sw.js',
+  '/service-notifications',
 ]);
 
 let proxy: TestProxy;

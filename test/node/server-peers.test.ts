@@ -64,10 +64,14 @@ describe('the server’s libraries are optional peers', () => {
     for (const [entry, { source }] of Object.entries(SERVER_ENTRIES)) {
       assert.deepEqual(await packagesOf(source), sorted(NEEDS[entry as keyof typeof SERVER_ENTRIES]), entry);
     }
-    // The proxy's command loads ioredis only with CONSULT_REDIS_URL.
+    // The proxy's command loads ioredis only with CONSULT_REDIS_URL, web-push only with VAPID keys.
     assert.deepEqual(
       await packagesOf('src/proxy/cli.ts'),
-      sorted([...NEEDS['consult-proxy'], ...NEEDS['consult-proxy with CONSULT_REDIS_URL']]),
+      sorted([
+        ...NEEDS['consult-proxy'],
+        ...NEEDS['consult-proxy with CONSULT_REDIS_URL'],
+        ...NEEDS['consult-proxy with CONSULT_VAPID_PUBLIC_KEY'],
+      ]),
     );
     assert.deepEqual(await packagesOf('src/sandbox/cli.ts'), sorted(NEEDS['consult-sandbox']));
     // The back office needs nothing more, but for a rotation that tells the proxies' Redis.

@@ -8,6 +8,7 @@ import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController, translate } from '../shared/localize.js';
 import { PlaceController } from '../shared/place.js';
+import { PushOfferController, pushOfferStyles } from '../shared/push-offer.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 import { configureThread, questionForm, refusalNotice, sentHere } from './form-view.js';
@@ -41,12 +42,14 @@ import { QuestionsDraft } from './questions-draft.js';
  * @csspart hint - Why the send button waits, while the member's plan is being checked.
  * @csspart notice - Status notices: loading, errors, no subscription, inactive account, sent.
  * @csspart retry-button - "Try again" in an error notice.
+ * @csspart push-offer - Under the "sent" note (when no thread on the page shows the question), the offer to be told on this device when a doctor answers (with `push-worker` on `<consult-session>`), or that it is on.
+ * @csspart service-notifications - Under the "sent" note, the member's choice of the service's own notifications by e-mail or text message (with `service-notifications` on `<consult-session>`).
  * @csspart emergency - The note above the questions telling the member to call the emergency number rather than ask here.
  *
  * @cssprop --consult-form-gap - Space between the form's blocks. Default `--consult-spacing` (1rem).
  */
 export class ConsultForm extends SessionElement {
-  static override styles = [...SessionElement.styles, styles];
+  static override styles = [...SessionElement.styles, pushOfferStyles, styles];
   static override dependencies = { 'consult-thread': ConsultThread };
 
   /** True while the questions are being sent; the submit button is disabled meanwhile. */
@@ -65,6 +68,8 @@ export class ConsultForm extends SessionElement {
   @state() private sentTo?: { consultationId: string };
 
   private readonly localize = new LocalizeController(this, 'form');
+  /** Under the "sent" note: "Tell me on this device when a doctor answers" (with `push-worker`). */
+  readonly #pushOffer = new PushOfferController(this, () => this.member.session);
 
   /** The member's questions: forgotten, in memory, when the member changes (the session clears their stored drafts). */
   readonly #draft = this.member.holds(new QuestionsDraft(this));
@@ -255,6 +260,7 @@ export class ConsultForm extends SessionElement {
         this.submitted = { consultationId };
         this.#focus.next('#sent');
       }
+      this.#pushOffer.show();
       this.emit(new ConsultSubmittedEvent({ consultationId, questions: texts.length }));
     } catch (error) {
       if (controller.signal.aborted || scope.aborted) return;
@@ -360,6 +366,16 @@ export class ConsultForm extends SessionElement {
     if (first) this.#focusQuestion(first.id);
   };
 
+  /**
+   * The "sent" note (and the offer under it) shows: the page's list does not show the question open
+   * beside the form. Where a thread shows it (the list's, or the form's own), the offer is under
+   * the thread's waiting note instead.
+   */
+  #sentNoteShows(): boolean {
+    const sentTo = this.sentTo;
+    return sentTo !== undefined && !this.memberState?.placement.isShowing(sentTo.consultationId);
+  }
+
   #renderForm() {
     const { localize, busy } = this;
     const sentTo = this.sentTo;
@@ -368,7 +384,8 @@ export class ConsultForm extends SessionElement {
       questions: this.#draft.questions,
       busy,
       checking: this.#checking,
-      sentTo: sentTo !== undefined && !this.memberState?.placement.isShowing(sentTo.consultationId),
+      sentTo: this.#sentNoteShows(),
+      pushOffer: this.#pushOffer.render(localize.language),
       sendError: this.sendError,
       submitLabel: this.sendLabel(busy, localize.t('submit'), localize.t('sending')),
       cancelSend: this.renderCancelSend(busy, this.#cancelSend),

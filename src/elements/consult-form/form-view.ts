@@ -1,7 +1,8 @@
 /**
- * What `<consult-form>` shows, as views: the form (the note linking to a question just sent, the
- * emergency notice, the questions, how many are used and left, a send error, the send button with
- * what it waits for), a refusal of the member's plan or account, and a question sent and shown here.
+ * What `<consult-form>` shows, as views: the form (the note linking to a question just sent and the
+ * notifications offer under it, the emergency notice, the questions, how many are used and left, a
+ * send error, the send button with what it waits for), a refusal of the member's plan or account,
+ * and a question sent and shown here.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
@@ -20,6 +21,8 @@ export interface FormView {
   checking: boolean;
   /** Sent, and opened in the page's list: a note links to it. */
   sentTo: boolean;
+  /** Under that note: the offer to be told on this device when a doctor answers. */
+  pushOffer: TemplateResult | typeof nothing;
   sendError?: 'failed' | 'network';
   /** "Send", "Sending…" or "Waiting to send". */
   submitLabel: string;
@@ -41,9 +44,10 @@ export function questionForm(view: FormView): TemplateResult {
     ${
       view.sentTo
         ? html`<div part="notice" class="notice success sent-to">
-            <p>${localize.t('sentListed')}</p>
-            <button type="button" class="link" @click=${view.onOpenSent}>${localize.t('openSent')}</button>
-          </div>`
+              <p>${localize.t('sentListed')}</p>
+              <button type="button" class="link" @click=${view.onOpenSent}>${localize.t('openSent')}</button>
+            </div>
+            ${view.pushOffer}`
         : nothing
     }
     <div part="emergency" class="notice warning emergency" role="note">

@@ -60,6 +60,22 @@ export class ConsultSession extends ConsultElement {
    */
   @property({ attribute: 'emergency-number' }) emergencyNumber?: string;
 
+  /**
+   * The URL of the push service worker (the package's `consult-push-sw.js`, or `{endpoint}/push/sw.js`
+   * when the proxy serves it on the page's origin). With it, after the member sends a question, the
+   * elements offer "Tell me on this device when a doctor answers" (asking the browser only on a tap);
+   * signing out or another member signing in ends it on the device. Needs `push` on the proxy
+   * (README "Notifications").
+   */
+  @property({ attribute: 'push-worker' }) pushWorker?: string;
+
+  /**
+   * Lets the member turn the service's own notifications (the user's `shouldNotify`) on or off
+   * where the notifications offer shows (after a question is sent, under a waiting question's note).
+   * Needs `serviceNotifications` on the proxy (README "Notifications").
+   */
+  @property({ type: Boolean, attribute: 'service-notifications' }) serviceNotifications = false;
+
   /** The fetch used for every call. Default the global fetch. */
   @property({ attribute: false }) fetch?: typeof fetch;
 
@@ -132,9 +148,34 @@ export class ConsultSession extends ConsultElement {
   /** Stops hearing the browser's `online` and `offline` for the session. */
   #unfollowBrowser?: () => void;
 
+  /**
+   * A tap on a notification (`push-worker`): the worker tells this tab which consultation, or opens
+   * the page with `?consultation=<id>`. The page's list shows it, once the member's list is there.
+   */
+  #openFromPush = (event: Event): void => {
+    const data = (event as MessageEvent).data as { type?: unknown; consultationId?: unknown } | null;
+    if (data?.type === 'consult-open-consultation' && typeof data.consultationId === 'string')
+      this.#openConsultation(data.consultationId);
+  };
+
+  #openConsultation(consultationId: string): void {
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(consultationId)) return;
+    void this.manager
+      .ready()
+      .then(async () => {
+        // The list takes it once it has read the member's consultations: a few seconds at most.
+        for (let tries = 0; tries < 40; tries++) {
+          if (this.manager.state.placement.showConsultation(consultationId)) return;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      })
+      .catch(() => undefined);
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     this.#unfollowBrowser = this.manager.follow();
+    globalThis.navigator?.serviceWorker?.addEventListener('message', this.#openFromPush);
     this.manager.addEventListener('status', this.#onStatus);
     this.manager.state.addEventListener('change', this.#onState);
     this.manager.state.addEventListener('answer', this.#onAnswer);
@@ -144,6 +185,7 @@ export class ConsultSession extends ConsultElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#unfollowBrowser?.();
+    globalThis.navigator?.serviceWorker?.removeEventListener('message', this.#openFromPush);
     this.manager.removeEventListener('status', this.#onStatus);
     this.manager.state.removeEventListener('change', this.#onState);
     this.manager.state.removeEventListener('answer', this.#onAnswer);
@@ -156,6 +198,8 @@ export class ConsultSession extends ConsultElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('pushWorker')) this.manager.usePush(this.pushWorker?.trim() || undefined);
+    if (changed.has('serviceNotifications')) this.manager.serviceNotifications = this.serviceNotifications;
     if (changed.has('emergencyNumber'))
       this.manager.emergencyNumber = this.emergencyNumber?.trim() || undefined;
     if (changed.has('replyHours')) {
@@ -179,6 +223,9 @@ export class ConsultSession extends ConsultElement {
   }
 
   protected override firstUpdated(): void {
+    // Opened from a notification with no tab open: the page's address names the consultation.
+    const opened = this.pushWorker ? new URLSearchParams(location.search).get('consultation') : null;
+    if (opened) this.#openConsultation(opened);
     // After the first update, so properties a host sets right after creating the element are in
     // place; and once it has completed, since signing in changes the state this element renders.
     void this.updateComplete.then(() => this.manager.ready()).catch(() => undefined);

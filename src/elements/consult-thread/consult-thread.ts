@@ -19,6 +19,7 @@ import { LocalizeController, translate } from '../shared/localize.js';
 import { prefetchMarkdownWhenIdle } from '../shared/markdown.js';
 import { statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
+import { PushOfferController, pushOfferStyles } from '../shared/push-offer.js';
 
 type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
 
@@ -41,6 +42,8 @@ type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
  * @csspart answer - An answer, rendered from markdown.
  * @csspart professional - Who gave an answer: name, role and time.
  * @csspart waiting - Where the latest question stands (sent, being reviewed, answered) and how long answers usually take.
+ * @csspart push-offer - Under the waiting note, the offer to be told on this device when a doctor answers (with `push-worker` on `<consult-session>`), or that it is on.
+ * @csspart service-notifications - Under the waiting note, the member's choice of the service's own notifications by e-mail or text message (with `service-notifications` on `<consult-session>`).
  * @csspart followup - The follow-up box, or why no more can be asked.
  * @csspart followup-input - The follow-up box's text area, where the member types another question.
  * @csspart submit-button - The follow-up box's button that sends the question.
@@ -53,7 +56,7 @@ type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
  * @cssprop --consult-thread-question-background - Background of the member's own messages.
  */
 export class ConsultThread extends SessionElement {
-  static override styles = [...SessionElement.styles, statusStyles, styles];
+  static override styles = [...SessionElement.styles, statusStyles, pushOfferStyles, styles];
 
   /** The id of the consultation to show. */
   @property({ attribute: 'consultation-id' }) consultationId?: string;
@@ -72,6 +75,8 @@ export class ConsultThread extends SessionElement {
   readonly #clock = new ClockController(this);
 
   private readonly localize = new LocalizeController(this, 'thread');
+  /** Under the waiting note: "Tell me on this device when a doctor answers" (with `push-worker`). */
+  readonly #pushOffer = new PushOfferController(this, () => this.member.session);
   readonly #focus = new FocusController(this);
   readonly #draft = this.member.holds(
     new FollowupDraft(
@@ -287,6 +292,15 @@ export class ConsultThread extends SessionElement {
     return missingThread(this.#reading.status, localize, this.#retry);
   }
 
+  /** The offer, once a question of this consultation waits for its answer. */
+  #waitingOffer(c: ConsultationView) {
+    const waiting =
+      c.status !== 'canceled' && c.status !== 'closed' && c.questions.at(-1)?.answer === undefined;
+    if (!waiting) return undefined;
+    if (!this.#pushOffer.shown) this.#pushOffer.show();
+    return this.#pushOffer.render(this.localize.language, 'thread');
+  }
+
   #renderConsultation(c: ConsultationView): TemplateResult {
     const { localize } = this;
     return html`${threadHeading(c, localize)}
@@ -296,6 +310,7 @@ export class ConsultThread extends SessionElement {
       now: this.#clock.now,
       times: this.memberState?.messageTimes(c.consultationId),
       replyHours: this.activeSession?.replyHours ?? 24,
+      pushOffer: this.#waitingOffer(c),
     })}
     ${followup({
       localize,

@@ -23,6 +23,8 @@ export interface ConversationOptions {
   times: MessageTimes | undefined;
   /** How long answers usually take, in hours. */
   replyHours: number;
+  /** Under the waiting note: the offer to be told on this device when it is answered. */
+  pushOffer?: TemplateResult | typeof nothing;
 }
 
 /** "Priya Nair, Clinical Pharmacist, answered": the professional named with their role when known. */
@@ -134,7 +136,7 @@ function answer(
 function waitingFor(
   c: ConsultationView,
   index: number,
-  { localize, replyHours }: ConversationOptions,
+  { localize, replyHours, pushOffer }: ConversationOptions,
 ): TemplateResult {
   if (c.status === 'canceled' || c.status === 'closed')
     return html`<p class="not-answered">${localize.t('notAnswered')}</p>`;
@@ -156,6 +158,7 @@ function waitingFor(
       )}
     </ol>
     <p class="expect">${localize.t('replyTime', { count: replyHours })}</p>
+    ${pushOffer ?? nothing}
   </div>`;
 }
 

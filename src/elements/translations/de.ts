@@ -182,6 +182,14 @@ const de: Translation = {
     call: '{number} anrufen',
     callLocal: 'Rufen Sie jetzt Ihre örtliche Notrufnummer an',
   },
+  notify: {
+    offer: 'Auf diesem Gerät Bescheid geben, wenn eine Antwort da ist',
+    offerNote: 'Wir sagen nur, dass eine Antwort da ist, nie, was sie sagt.',
+    notNow: 'Nicht jetzt',
+    on: 'Sie erfahren auf diesem Gerät, wenn eine Antwort da ist.',
+    turnOff: 'Ausschalten',
+    byService: 'Auch per E-Mail oder SMS Bescheid geben, wenn eine Antwort da ist',
+  },
   access: {
     loading: 'Ihr Tarif wird geprüft…',
     loadFailed: 'Ihr Tarif konnte nicht geprüft werden.',

@@ -177,6 +177,14 @@ const en = {
     call: 'Call {number}',
     callLocal: 'Call your local emergency number now',
   },
+  notify: {
+    offer: 'Tell me on this device when a doctor answers',
+    offerNote: 'We only say that an answer is waiting, never what it says.',
+    notNow: 'Not now',
+    on: 'You will be told on this device when a doctor answers.',
+    turnOff: 'Turn off',
+    byService: 'Also tell me by e-mail or text message when a doctor answers',
+  },
 } as const;
 
 export default en;

@@ -212,6 +212,14 @@ const es: Translation = {
     call: 'Llamar al {number}',
     callLocal: 'Llama ahora a tu número local de emergencias',
   },
+  notify: {
+    offer: 'Avisarme en este dispositivo cuando responda un médico',
+    offerNote: 'Solo decimos que hay una respuesta, nunca lo que dice.',
+    notNow: 'Ahora no',
+    on: 'Te avisaremos en este dispositivo cuando responda un médico.',
+    turnOff: 'Desactivar',
+    byService: 'Avisarme también por correo o SMS cuando responda un médico',
+  },
   access: {
     loading: 'Comprobando su plan…',
     loadFailed: 'No pudimos comprobar tu plan.',

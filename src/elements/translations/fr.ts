@@ -213,6 +213,14 @@ const fr: Translation = {
     call: 'Appeler le {number}',
     callLocal: 'Appelez maintenant votre numéro d’urgence local',
   },
+  notify: {
+    offer: 'Me prévenir sur cet appareil quand un médecin répond',
+    offerNote: 'Nous disons seulement qu’une réponse vous attend, jamais ce qu’elle dit.',
+    notNow: 'Pas maintenant',
+    on: 'Vous serez prévenu sur cet appareil quand un médecin répondra.',
+    turnOff: 'Désactiver',
+    byService: 'Me prévenir aussi par e-mail ou SMS quand un médecin répond',
+  },
   access: {
     loading: 'Vérification de votre offre…',
     loadFailed: 'Impossible de vérifier votre offre.',

@@ -175,6 +175,14 @@ const nl: Translation = {
     call: 'Bel {number}',
     callLocal: 'Bel nu uw lokale alarmnummer',
   },
+  notify: {
+    offer: 'Laat het me op dit apparaat weten als een arts antwoordt',
+    offerNote: 'We melden alleen dat er een antwoord is, nooit wat erin staat.',
+    notNow: 'Niet nu',
+    on: 'U krijgt op dit apparaat een melding als een arts antwoordt.',
+    turnOff: 'Uitschakelen',
+    byService: 'Laat het me ook per e-mail of sms weten als een arts antwoordt',
+  },
   access: {
     loading: 'Uw pakket wordt gecontroleerd…',
     loadFailed: 'We konden uw pakket niet controleren.',

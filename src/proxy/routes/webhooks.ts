@@ -24,6 +24,7 @@ const REFUSAL_LOG_WINDOW_MS = 10_000;
 import { BrowserEvent } from '../schemas.js';
 import { recordEvent } from '../event-log.js';
 import { MemberMemory } from '../member-memory.js';
+import { notifyMember } from '../push/notify.js';
 import { StoreUnavailableError } from '../store.js';
 
 const SEEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -151,6 +152,9 @@ export function webhookRoutes(core: ProxyCore) {
           if (first) await core.store.delete(eventKey).catch(() => undefined);
           throw error;
         }
+        // The member's devices hear that there is news (never what it is), once per change, while
+        // the service's delivery is answered: a slow push service never delays it (S28).
+        void notifyMember(core, consultation);
       });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {

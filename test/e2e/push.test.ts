@@ -1,0 +1,187 @@
+/**
+ * S28: the push service worker in Chromium. A push is delivered through the DevTools Protocol
+ * (`ServiceWorker.deliverPushMessage`) with notification permission granted: the notification
+ * shows the package's own words in the push's language and nothing the push carried beside its
+ * kind and id; a click posts the consultation to the open tab with the elements, or, with none
+ * open, opens the portal's page with `?consultation=<id>`.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+  type Worker,
+} from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+import { buildPushWorker } from '../../scripts/build-push-worker.js';
+import { PUSH_WORDS } from '../../src/push/words.js';
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>portal</title>
+<script>
+  window.opened = [];
+  navigator.serviceWorker.addEventListener('message', (event) => window.opened.push(event.data));
+</script>`;
+
+let server: Server;
+let origin: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let worker: Worker;
+let registrationId: string;
+/** The DevTools Protocol session with the ServiceWorker domain enabled. */
+let cdp: CDPSession;
+
+async function deliver(data: unknown): Promise<void> {
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(data) });
+}
+
+/** The notifications the worker shows now. */
+const shown = () =>
+  page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      lang: n.lang,
+      dir: n.dir,
+      tag: n.tag,
+      data: n.data as unknown,
+    }));
+  });
+
+async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string): Promise<T> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Clicks the worker's notification for `consultationId` as the browser would, from inside the
+ * worker: a synthetic event's `waitUntil` is the test's, and `openWindow` is recorded.
+ */
+const click = (consultationId: string): Promise<string[]> =>
+  // As a string: the test's compiled functions carry helpers the worker does not have.
+  worker.evaluate(`(async () => {
+    const opened = [];
+    self.clients.openWindow = async (url) => { opened.push(url); return null; };
+    const [notification] = (await self.registration.getNotifications()).filter(
+      (n) => n.data && n.data.consultationId === ${JSON.stringify(consultationId)},
+    );
+    const event = new NotificationEvent('notificationclick', { notification });
+    let work = Promise.resolve();
+    Object.defineProperty(event, 'waitUntil', { value: (promise) => { work = promise; } });
+    self.dispatchEvent(event);
+    // Focusing needs a real click; the message to the tab is sent before it.
+    await work.catch(() => undefined);
+    return opened;
+  })()`);
+
+describe('the push service worker in Chromium', () => {
+  before(async () => {
+    const code = await buildPushWorker();
+    server = createServer((request, response) => {
+      if (request.url?.startsWith('/consult/push/sw.js')) {
+        response.writeHead(200, { 'content-type': 'text/javascript', 'service-worker-allowed': '/' });
+        response.end(code);
+      } else {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end(PAGE);
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+    context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin });
+    page = await context.newPage();
+    await page.goto(`${origin}/portal/doctor`);
+    cdp = await context.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    const registered = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const ours = registrations.find((r) => r.scopeURL.startsWith(origin) && !r.isDeleted);
+        if (ours) resolve(ours.registrationId);
+      }),
+    );
+    const workerStarted = context.waitForEvent('serviceworker');
+    await page.evaluate(
+      (url) =>
+        navigator.serviceWorker.register(url, { scope: '/' }).then(() => navigator.serviceWorker.ready),
+      `/consult/push/sw.js?page=${encodeURIComponent(`${origin}/portal/doctor`)}`,
+    );
+    registrationId = await registered;
+    worker = context.serviceWorkers()[0] ?? (await workerStarted);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('shows the package’s words in the push’s language, and nothing else the push carried', async () => {
+    await deliver({
+      kind: 'answer',
+      consultationId: 'cns_push_e2e_1',
+      lang: 'ar',
+      // A push never carries these (S28); if one did, the worker would still show none of it.
+      question: 'My knee is swollen',
+      answer: 'Rest and ice',
+    });
+    const [notification] = await waitFor(async () => {
+      const list = await shown();
+      return list.length > 0 && list;
+    }, 'the notification');
+    assert.deepEqual(notification, {
+      title: PUSH_WORDS.ar.answer.title,
+      body: PUSH_WORDS.ar.answer.body,
+      lang: 'ar',
+      dir: 'rtl',
+      tag: 'consult-cns_push_e2e_1',
+      data: { consultationId: 'cns_push_e2e_1' },
+    });
+  });
+
+  it('a push that is not the proxy’s shows nothing', async () => {
+    for (const data of [
+      { kind: 'message', consultationId: 'cns_x', lang: 'en' },
+      { kind: 'answer', consultationId: '../x' },
+    ])
+      await deliver(data);
+    await deliver({ kind: 'closed', consultationId: 'cns_push_e2e_marker', lang: 'xx' });
+    const list = await waitFor(async () => {
+      const all = await shown();
+      return all.some((n) => n.tag === 'consult-cns_push_e2e_marker') && all;
+    }, 'the marker');
+    assert.deepEqual(list.map((n) => n.tag).sort(), [
+      'consult-cns_push_e2e_1',
+      'consult-cns_push_e2e_marker',
+    ]);
+    const marker = list.find((n) => n.tag === 'consult-cns_push_e2e_marker')!;
+    assert.equal(marker.title, PUSH_WORDS.en.closed.title, 'an unknown language falls back to English');
+  });
+
+  it('a click tells the open tab with the elements which consultation to show', async () => {
+    const opened = await click('cns_push_e2e_1');
+    assert.deepEqual(opened, [], 'no new window while the tab is open');
+    const messages = await waitFor(async () => {
+      const list = await page.evaluate(() => (window as unknown as { opened: unknown[] }).opened);
+      return list.length > 0 && list;
+    }, 'the message to the tab');
+    assert.deepEqual(messages, [{ type: 'consult-open-consultation', consultationId: 'cns_push_e2e_1' }]);
+  });
+
+  it('with no tab on the portal’s page, a click opens it with the consultation', async () => {
+    await page.goto(`${origin}/elsewhere`);
+    const opened = await click('cns_push_e2e_marker');
+    assert.deepEqual(opened, [`${origin}/portal/doctor?consultation=cns_push_e2e_marker`]);
+  });
+});

@@ -1,0 +1,442 @@
+/**
+ * S28–S30: Web Push from the proxy. A push service stand-in on loopback receives what the proxy
+ * sends with web-push and decrypts it with the subscription's own keys: the encryption, the VAPID
+ * header, TTL and urgency are checked, and the payload is proven to hold no health text. Also:
+ * who may subscribe whom, sign-out and member switch, a subscription the push service says is
+ * gone, and bad input (a clear 400, nothing stored).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import webPush from 'web-push';
+import { MemoryStore } from '../../src/proxy/store.js';
+import { webPushSender } from '../../src/proxy/push/web-push-sender.node.js';
+import { startTestProxy, eventually, type TestProxy } from './support/proxy.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { signedDelivery } from './support/webhooks.js';
+import {
+  decryptPush,
+  fakeSubscription,
+  startPushService,
+  verifyVapid,
+  type FakeSubscription,
+  type PushServiceStandIn,
+} from './support/push-service.js';
+
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+const VAPID = { ...webPush.generateVAPIDKeys(), subject: 'mailto:push-test@portal.example' };
+const ANSWER = 'Rest, drink plenty of water, and see a doctor if the rash spreads.';
+const PROFESSIONAL = 'Dr Imogen Pushwell';
+
+let sandbox: TestSandbox;
+let pushService: PushServiceStandIn;
+let proxy: TestProxy;
+const store = new MemoryStore();
+
+const subscriptionsIn = async (userId: string) =>
+  JSON.parse((await store.get(`push-subscriptions:${userId}`)) ?? '[]') as { endpoint: string }[];
+
+const subscribe = (token: string, subscription: FakeSubscription, lang = 'en') =>
+  proxy.call('PUT', '/push/subscription', { token, body: { ...subscription.json, lang } });
+
+const deliver = (payload: unknown) =>
+  proxy.call('POST', '/webhooks', signedDelivery(payload, WEBHOOK_SECRET));
+
+/** Asks a new question as the member, and has a professional answer it in the sandbox. */
+async function answeredConsultation(
+  token: string,
+  question: string,
+): Promise<{ id: string; userId: string }> {
+  const created = await proxy.call('POST', '/consultation', { token, body: { questions: [question] } });
+  assert.equal(created.status, 201, created.text);
+  const stored = sandbox.sandbox.state.consultations.get(created.body.consultationId)!;
+  stored.status = 'resolved';
+  stored.questions[0]!.answer = ANSWER;
+  stored.questions[0]!.professional = {
+    name: PROFESSIONAL,
+    title: 'General practitioner',
+    specialties: ['General practice'],
+    licenses: [],
+  };
+  return { id: stored.consultationId, userId: stored.userId };
+}
+
+const messagesTo = (subscription: FakeSubscription) =>
+  pushService.received.filter((r) => r.path === subscription.path);
+
+before(async () => {
+  sandbox = await startTestSandbox({ professionals: { mode: 'manual' } });
+  pushService = await startPushService();
+  proxy = await startTestProxy({
+    sandbox,
+    store,
+    webhookSecret: WEBHOOK_SECRET,
+    push: {
+      vapid: VAPID,
+      allowLoopbackEndpoints: true,
+      send: webPushSender({ agent: pushService.agent }),
+    },
+  });
+});
+
+after(async () => {
+  await proxy?.close();
+  await pushService?.close();
+  await sandbox?.close();
+});
+
+describe('S28: a push says only that there is news', () => {
+  it('an answer reaches the device encrypted for it, VAPID-signed, with TTL and urgency, and no health text', async () => {
+    const token = await proxy.session('alex');
+    const device = fakeSubscription(pushService.origin, 'alex-phone');
+    assert.equal((await subscribe(token, device, 'de')).status, 204);
+    const question = 'My left knee has been swollen since Tuesday; should I worry?';
+    const { id, userId } = await answeredConsultation(token, question);
+    assert.equal((await deliver({ type: 'questionResolved', caseId: id, userId })).status, 200);
+
+    const [message] = await eventually('the push', () => messagesTo(device).length > 0 && messagesTo(device));
+    assert.equal(message!.headers['content-encoding'], 'aes128gcm');
+    assert.equal(message!.headers['ttl'], String(2 * 24 * 60 * 60));
+    assert.equal(message!.headers['urgency'], 'normal');
+    const claims = verifyVapid(String(message!.headers['authorization']), VAPID.publicKey);
+    assert.equal(claims.aud, pushService.origin, 'the audience is the push service’s origin');
+    assert.equal(claims.sub, VAPID.subject);
+    assert.ok(
+      Number(claims.exp) * 1000 > Date.now() && Number(claims.exp) * 1000 <= Date.now() + 24 * 3600_000,
+    );
+
+    const plaintext = decryptPush(device, message!.body);
+    assert.deepEqual(JSON.parse(plaintext), { kind: 'answer', consultationId: id, lang: 'de' });
+    const user = sandbox.sandbox.state.users.get(userId)!;
+    for (const healthText of [
+      question,
+      ANSWER,
+      PROFESSIONAL,
+      'Pushwell',
+      'knee',
+      user.firstName!,
+      user.lastName!,
+    ]) {
+      assert.ok(!plaintext.includes(healthText), `the push holds no "${healthText}"`);
+      assert.ok(!message!.body.includes(Buffer.from(healthText)), `nor does its body on the wire`);
+    }
+  });
+
+  it('each change is told once, however many times the service delivers it', async () => {
+    const token = await proxy.session('noor');
+    const device = fakeSubscription(pushService.origin, 'noor-laptop');
+    await subscribe(token, device);
+    const { id, userId } = await answeredConsultation(token, 'Is a daily headache after screens normal?');
+    for (let i = 0; i < 3; i++) await deliver({ type: 'questionResolved', caseId: id, userId });
+    await eventually('the push', () => messagesTo(device).length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(messagesTo(device).length, 1);
+    // Closed later by the service: that is news of its own.
+    sandbox.sandbox.state.consultations.get(id)!.status = 'closed';
+    await deliver({ type: 'consultationClosed', caseId: id, userId });
+    await eventually('the second push', () => messagesTo(device).length === 2);
+    const closed = JSON.parse(decryptPush(device, messagesTo(device)[1]!.body));
+    assert.deepEqual(closed, { kind: 'closed', consultationId: id, lang: 'en' });
+    assert.equal(messagesTo(device)[1]!.headers['urgency'], 'low');
+  });
+
+  it('a consultation that is only claimed sends nothing', async () => {
+    const token = await proxy.session('noor');
+    const device = fakeSubscription(pushService.origin, 'noor-tablet');
+    await subscribe(token, device);
+    const created = await proxy.call('POST', '/consultation', {
+      token,
+      body: { questions: ['A claim only?'] },
+    });
+    const stored = sandbox.sandbox.state.consultations.get(created.body.consultationId)!;
+    stored.status = 'claimed';
+    await deliver({ type: 'consultationClaimed', caseId: stored.consultationId, userId: stored.userId });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(messagesTo(device).length, 0);
+  });
+});
+
+describe('S30: a subscription dies with its member’s sign-in, or its push service', () => {
+  it('a subscription the push service says is gone (410) is forgotten', async () => {
+    const token = await proxy.session('alex');
+    const gone = fakeSubscription(pushService.origin, 'alex-old-phone');
+    const kept = fakeSubscription(pushService.origin, 'alex-new-phone');
+    pushService.answer(gone.path, 410);
+    await subscribe(token, gone);
+    await subscribe(token, kept);
+    const { id, userId } = await answeredConsultation(token, 'Gone subscription question?');
+    await deliver({ type: 'questionResolved', caseId: id, userId });
+    await eventually('the gone subscription forgotten', async () =>
+      (await subscriptionsIn(userId)).every((s) => s.endpoint !== gone.endpoint),
+    );
+    assert.ok((await subscriptionsIn(userId)).some((s) => s.endpoint === kept.endpoint));
+    assert.equal(messagesTo(kept).length, 1);
+    assert.ok(proxy.logs.some((l) => l.message === 'push subscription gone' && l.status === 410));
+  });
+
+  it('signing out deletes this device’s subscription, and nothing more is sent to it', async () => {
+    const token = await proxy.session('noor');
+    const device = fakeSubscription(pushService.origin, 'noor-signout');
+    const other = fakeSubscription(pushService.origin, 'noor-other-device');
+    await subscribe(token, device);
+    await subscribe(token, other);
+    const deleted = await proxy.call('DELETE', '/push/subscription', {
+      token,
+      body: { endpoint: device.endpoint },
+    });
+    assert.equal(deleted.status, 204);
+    assert.equal((await proxy.call('DELETE', '/session', { token })).status, 204);
+    const again = await proxy.session('noor');
+    const { id, userId } = await answeredConsultation(again, 'After sign-out?');
+    await deliver({ type: 'questionResolved', caseId: id, userId });
+    await eventually('the other device told', () => messagesTo(other).length === 1);
+    assert.equal(messagesTo(device).length, 0, 'the signed-out device hears nothing');
+  });
+
+  it('another member subscribing on the device takes the subscription from the one before', async () => {
+    const alex = await proxy.session('alex');
+    const noor = await proxy.session('noor');
+    const shared = fakeSubscription(pushService.origin, 'shared-desktop');
+    await subscribe(alex, shared);
+    await subscribe(noor, shared);
+    const alexId =
+      (await proxy.call('GET', '/push', { token: alex })).status === 200 && (await subscriptionsFor('alex'));
+    assert.ok(
+      alexId !== false && alexId.every((s) => s.endpoint !== shared.endpoint),
+      'alex no longer has it',
+    );
+    const { id, userId } = await answeredConsultation(alex, 'Alex asks on a shared desktop?');
+    await deliver({ type: 'questionResolved', caseId: id, userId });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(messagesTo(shared).length, 0, 'no notification of the previous member shows');
+  });
+
+  it('the member who signs in next on the device ends the one before’s subscription with their own token', async () => {
+    const alex = await proxy.session('alex');
+    const sam = await proxy.session('sam');
+    const laptop = fakeSubscription(pushService.origin, 'family-laptop');
+    const alexsPhone = fakeSubscription(pushService.origin, 'alex-phone');
+    await subscribe(alex, laptop);
+    await subscribe(alex, alexsPhone);
+    const released = await proxy.call('DELETE', '/push/subscription', {
+      token: sam,
+      body: { endpoint: laptop.endpoint },
+    });
+    assert.equal(released.status, 204);
+    const alexs = (await subscriptionsFor('alex')).map((s) => s.endpoint);
+    assert.ok(!alexs.includes(laptop.endpoint), 'alex no longer has the laptop');
+    assert.ok(alexs.includes(alexsPhone.endpoint), 'alex keeps his phone');
+    const { id, userId } = await answeredConsultation(alex, 'Alex asks before Sam signs in?');
+    await deliver({ type: 'questionResolved', caseId: id, userId });
+    await eventually('alex’s phone told', () => messagesTo(alexsPhone).length === 1);
+    assert.equal(messagesTo(laptop).length, 0, 'no notification of the previous member shows');
+  });
+
+  it('the portal signing a member out everywhere forgets every device of theirs', async () => {
+    const token = await proxy.session('alex');
+    await subscribe(token, fakeSubscription(pushService.origin, 'alex-everywhere'));
+    assert.ok((await subscriptionsFor('alex')).length > 0);
+    assert.equal(await proxy.server.proxy.endMemberSessions('alex'), true);
+    assert.deepEqual(await subscriptionsFor('alex'), []);
+  });
+});
+
+/** The subscriptions the store holds for a demo member. */
+async function subscriptionsFor(uniqueId: string) {
+  const userId = await store.get(`user:${uniqueId}`);
+  assert.ok(userId);
+  return subscriptionsIn(userId);
+}
+
+describe('S29: only a well-formed subscription to a browser’s push service, for the member themselves', () => {
+  const valid = () => fakeSubscription(pushService.origin, 'valid').json;
+  const cases: [string, (body: ReturnType<typeof valid>) => unknown, string][] = [
+    ['no keys', ({ keys: _keys, ...rest }) => rest, 'keys'],
+    [
+      'a p256dh of the wrong length',
+      (b) => ({ ...b, keys: { ...b.keys, p256dh: b.keys.p256dh.slice(4) } }),
+      'keys.p256dh',
+    ],
+    [
+      'an auth that is not base64url',
+      (b) => ({ ...b, keys: { ...b.keys, auth: '!!!!!!!!!!!!!!!!!!!!!!' } }),
+      'keys.auth',
+    ],
+    ['an unknown field', (b) => ({ ...b, userId: 'usr_someone_else' }), 'userId'],
+    ['an http endpoint', (b) => ({ ...b, endpoint: b.endpoint.replace('https:', 'http:') }), 'endpoint'],
+    ['a foreign endpoint', (b) => ({ ...b, endpoint: 'https://internal.portal.example/admin' }), 'endpoint'],
+    [
+      'a push service on another port',
+      (b) => ({ ...b, endpoint: 'https://fcm.googleapis.com:8443/fcm/send/x' }),
+      'endpoint',
+    ],
+    [
+      'an endpoint with credentials',
+      (b) => ({ ...b, endpoint: 'https://user:pw@fcm.googleapis.com/fcm/send/x' }),
+      'endpoint',
+    ],
+    ['a language the elements do not speak', (b) => ({ ...b, lang: 'xx' }), 'lang'],
+  ];
+  for (const [name, change, field] of cases) {
+    it(`${name} → 400 naming ${field}, nothing stored`, async () => {
+      const token = await proxy.session('noor');
+      const before = await subscriptionsFor('noor');
+      const response = await proxy.call('PUT', '/push/subscription', { token, body: change(valid()) });
+      assert.equal(response.status, 400, response.text);
+      assert.match(response.headers.get('content-type') ?? '', /application\/problem\+json/);
+      assert.ok(
+        response.body.errors.some((e: { field: string }) => e.field === field),
+        response.text,
+      );
+      assert.deepEqual(await subscriptionsFor('noor'), before);
+    });
+  }
+
+  it('an oversize body → 400 body_too_large, nothing stored', async () => {
+    const token = await proxy.session('noor');
+    const before = await subscriptionsFor('noor');
+    const body = { ...valid(), endpoint: `${pushService.origin}/push/${'x'.repeat(3000)}` };
+    const response = await proxy.call('PUT', '/push/subscription', { token, body });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.code, 'body_too_large');
+    assert.deepEqual(await subscriptionsFor('noor'), before);
+  });
+
+  it('not JSON → 400, nothing stored', async () => {
+    const token = await proxy.session('noor');
+    const response = await proxy.call('PUT', '/push/subscription', {
+      token,
+      rawBody: '{"endpoint":',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.code, 'invalid_json');
+  });
+
+  it('the browser’s own push services are accepted without the loopback allowance', async () => {
+    const { endpointRefusal } = await import('../../src/proxy/push/subscriptions.js');
+    const push = { vapid: VAPID };
+    assert.equal(endpointRefusal('https://fcm.googleapis.com/fcm/send/abc', push), undefined);
+    assert.equal(endpointRefusal('https://updates.push.services.mozilla.com/wpush/v2/abc', push), undefined);
+    assert.equal(endpointRefusal('https://wns2-par02p.notify.windows.com/w/?token=abc', push), undefined);
+    assert.equal(endpointRefusal('https://web.push.apple.com/abc', push), undefined);
+    assert.equal(
+      endpointRefusal('https://127.0.0.1:4443/push/abc', push),
+      "must be on the push service's default port",
+    );
+    assert.equal(
+      endpointRefusal('https://evilnotify.windows.com/abc', push),
+      "must be a browser's push service",
+    );
+  });
+
+  it('without a widget token → 401; without push configured → 404', async () => {
+    const anonymous = await proxy.call('PUT', '/push/subscription', { body: valid() });
+    assert.equal(anonymous.status, 401);
+    const plain = await startTestProxy({ sandbox, webhookSecret: WEBHOOK_SECRET });
+    try {
+      const token = await plain.session('noor');
+      assert.equal((await plain.call('GET', '/push', { token })).status, 404);
+      assert.equal((await plain.call('PUT', '/push/subscription', { token, body: valid() })).status, 404);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('GET /push gives the key to subscribe with', async () => {
+    const token = await proxy.session('noor');
+    const response = await proxy.call('GET', '/push', { token });
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body, { publicKey: VAPID.publicKey });
+  });
+
+  it('GET /push/sw.js serves the service worker, with no token, and may control the portal’s pages', async () => {
+    const serving = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      push: { vapid: VAPID, serviceWorker: '/* the worker */' },
+    });
+    try {
+      const response = await serving.call('GET', '/push/sw.js');
+      assert.equal(response.status, 200);
+      assert.equal(response.text, '/* the worker */');
+      assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
+      assert.equal(response.headers.get('service-worker-allowed'), '/');
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    } finally {
+      await serving.close();
+    }
+  });
+});
+
+describe('S29: the service’s own notifications, only shouldNotify of the member’s own record', () => {
+  it('turned off and on by the member: one PUT of that field alone, nothing else of the record changed', async () => {
+    const allowing = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      serviceNotifications: true,
+    });
+    try {
+      const token = await allowing.session('alex');
+      const userId = (await store.get('user:alex')) ?? 'usr_demo_alex';
+      const before = structuredClone(sandbox.sandbox.state.users.get(userId)!);
+      assert.deepEqual((await allowing.call('GET', '/service-notifications', { token })).body, {
+        shouldNotify: null,
+      });
+      const mark = allowing.mark();
+      const off = await allowing.call('PUT', '/service-notifications', {
+        token,
+        body: { shouldNotify: false },
+      });
+      assert.equal(off.status, 200, off.text);
+      assert.deepEqual(off.body, { shouldNotify: false });
+      assert.deepEqual(
+        allowing.upstreamCalls(mark).map((call) => `${call.method} ${call.path}`),
+        [`PUT /user/${userId}`],
+      );
+      const after = sandbox.sandbox.state.users.get(userId)!;
+      assert.equal(after.shouldNotify, false);
+      assert.deepEqual(
+        { ...after, shouldNotify: before.shouldNotify },
+        before,
+        'nothing else of the record changed',
+      );
+      assert.deepEqual((await allowing.call('GET', '/service-notifications', { token })).body, {
+        shouldNotify: false,
+      });
+      await allowing.call('PUT', '/service-notifications', { token, body: { shouldNotify: true } });
+      assert.equal(sandbox.sandbox.state.users.get(userId)!.shouldNotify, true);
+    } finally {
+      await allowing.close();
+    }
+  });
+
+  it('any other field is a 400 with no upstream call; a proxy that does not allow it answers 404', async () => {
+    const allowing = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      serviceNotifications: true,
+    });
+    try {
+      const token = await allowing.session('noor');
+      const mark = allowing.mark();
+      for (const body of [
+        { shouldNotify: false, email: 'someone@else.example' },
+        { shouldNotify: 'no' },
+        {},
+      ]) {
+        const response = await allowing.call('PUT', '/service-notifications', { token, body });
+        assert.equal(response.status, 400, JSON.stringify(body));
+      }
+      assert.deepEqual(allowing.upstreamCalls(mark), []);
+    } finally {
+      await allowing.close();
+    }
+    const token = await proxy.session('noor');
+    const refused = await proxy.call('PUT', '/service-notifications', {
+      token,
+      body: { shouldNotify: false },
+    });
+    assert.equal(refused.status, 404);
+  });
+});
