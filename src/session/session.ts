@@ -14,6 +14,7 @@ import { tellDeveloper } from './developer-hints.js';
 import { Announcer } from './announcer.js';
 import { LiveUpdates } from './live-updates.js';
 import type { PushDevice } from '../push/device.js';
+import { DeviceNotifications } from './device-notifications.js';
 import { MemberScope } from './member-scope.js';
 import { MemberState, type Eligibility, type MemberStateOptions } from './member-state.js';
 import { NetworkSignals } from './network-signals.js';
@@ -129,42 +130,29 @@ export class SessionManager extends EventTarget {
     this.addEventListener('status', () => this.#keepPushForMember());
   }
 
-  /** The service worker `usePush` named (`push-worker`), and this device's notifications, loaded on first use. */
-  #push?: { worker: string; device: Promise<PushDevice> };
+  /** The member's notifications, on this device and by the service. */
+  readonly #notifications = new DeviceNotifications({
+    endpoint: () => this.#options.endpoint,
+    token: async () => {
+      await this.ready();
+      const token = this.#grant.current?.token;
+      if (!token) throw new Error('no session');
+      return token;
+    },
+    fetch: () => this.#fetchImpl,
+    language: () => this.member.current?.language ?? globalThis.document?.documentElement.lang ?? 'en',
+    member: () => this.member.current?.id,
+  });
 
   /** Offers notifications with the service worker at `worker`; undefined offers none. */
   usePush(worker: string | undefined): void {
-    if (this.#push?.worker === worker) return;
-    this.#push = undefined;
-    if (worker) {
-      // Its own chunk: a page without `push-worker` never loads it.
-      const device = import('../push/device.js').then(
-        ({ PushDevice }) =>
-          new PushDevice({
-            worker,
-            endpoint: () => this.#options.endpoint,
-            token: async () => {
-              await this.ready();
-              const token = this.#grant.current?.token;
-              if (!token) throw new Error('no session');
-              return token;
-            },
-            fetch: () => this.#fetchImpl,
-            language: () =>
-              this.member.current?.language ?? globalThis.document?.documentElement.lang ?? 'en',
-            member: () => this.member.current?.id,
-          }),
-      );
-      this.#push = { worker, device };
-      this.#keepPushForMember();
-    }
+    if (!this.#notifications.use(worker)) return;
+    this.#keepPushForMember();
     this.dispatchEvent(new Event('push'));
   }
 
   #keepPushForMember(): void {
-    const memberId = this.status === 'ready' ? this.member.current?.id : undefined;
-    if (memberId)
-      void this.#push?.device.then((device) => device.keepOnlyFor(memberId)).catch(() => undefined);
+    this.#notifications.keepOnlyFor(this.status === 'ready' ? this.member.current?.id : undefined);
   }
 
   /** `service-notifications` on `<consult-session>`: the member may turn the service's own notifications on or off. */
@@ -175,30 +163,13 @@ export class SessionManager extends EventTarget {
    * it with `serviceNotifications`): read, or set to `shouldNotify`. `null` while the member has not
    * chosen here; rejects where the proxy does not offer it.
    */
-  async serviceNotify(shouldNotify?: boolean): Promise<boolean | null> {
-    await this.ready();
-    const token = this.#grant.current?.token;
-    if (!token) throw new Error('no session');
-    const write = shouldNotify !== undefined;
-    const response = await this.#fetchImpl(
-      `${this.#options.endpoint.replace(/\/$/, '')}/service-notifications`,
-      {
-        method: write ? 'PUT' : 'GET',
-        credentials: 'include',
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(write ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(write ? { body: JSON.stringify({ shouldNotify }) } : {}),
-      },
-    );
-    if (!response.ok) throw new Error(`The service's notifications answered ${response.status}.`);
-    return ((await response.json()) as { shouldNotify: boolean | null }).shouldNotify;
+  serviceNotify(shouldNotify?: boolean): Promise<boolean | null> {
+    return this.#notifications.serviceNotify(shouldNotify);
   }
 
   /** This device's notifications, when the session offers them (`push-worker`). */
   pushDevice(): Promise<PushDevice | undefined> {
-    return this.#push?.device ?? Promise.resolve(undefined);
+    return this.#notifications.device();
   }
 
   /** The live stream and the page's signals, while an element shows the member's consultations. */
@@ -294,8 +265,8 @@ export class SessionManager extends EventTarget {
     const sessionUrl = this.#sessionUrl();
     const fetchImpl = this.#fetchImpl;
     // This device's notifications end first, while the token still names the member (S30).
-    if (this.#push) {
-      const pushEnded = this.#push.device.then((device) => device.end(token));
+    const pushEnded = this.#notifications.end(token);
+    if (pushEnded) {
       if (token) void pushEnded.finally(() => endOnProxy(sessionUrl, fetchImpl, token));
     } else if (token) endOnProxy(sessionUrl, fetchImpl, token);
     this.member.signedOut();
