@@ -7,10 +7,10 @@ import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { ConsultSubmittedEvent } from '../shared/events.js';
 import { LocalizeController, translate } from '../shared/localize.js';
-import { PlaceController } from '../shared/place.js';
 import { PushOfferController, pushOfferStyles } from '../shared/push-offer.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
+import { formPlacement } from './form-placement.js';
 import { configureThread, questionForm, refusalNotice, sentHere } from './form-view.js';
 import { questionField } from './question-field.js';
 import { questionError, type Question } from './questions.js';
@@ -78,27 +78,8 @@ export class ConsultForm extends SessionElement {
   readonly #focus = new FocusController(this);
   /** The sent consultation's thread, kept while it is shown; the member's. */
   readonly #view = this.member.keep((): { thread?: ConsultThread } => ({}));
-  /**
-   * The session's placement starts new questions here: "Start a new consultation" in a thread and
-   * the navigator's "Ask a doctor about this" land in this form's box (the navigator's `for` names it by id).
-   */
-  protected readonly place = new PlaceController(
-    this,
-    () => this.memberState?.placement,
-    (placement) => {
-      const release = placement.addForm({
-        idOnPage: () => this.id || undefined,
-        startQuestion: (text) => this.startWith(text),
-      });
-      // The note about a question sent shows only while the list does not show it open.
-      const shownChanged = () => this.requestUpdate();
-      placement.addEventListener('change', shownChanged);
-      return () => {
-        release();
-        placement.removeEventListener('change', shownChanged);
-      };
-    },
-  );
+  /** Where the session's placement starts new questions: this form's box. */
+  protected readonly place = formPlacement(this);
 
   /** The member's plan as the member state knows it; the form is typeable while it is checked. */
   get #plan(): { status: 'idle' | 'loading' | 'ready' | 'error'; value?: Eligibility; error?: unknown } {
