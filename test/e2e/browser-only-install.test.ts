@@ -26,7 +26,9 @@ const MB = 1_000_000;
  * the elements and the session split into files of one job, each shipped with its source and
  * source map).
  */
-const BUDGET = { packages: 11, bytes: 11.9 * MB };
+// 11.88–11.90 MB measured: its dependencies are resolved from the registry at install time, so a
+// new patch release of Lit, marked or DOMPurify moves it a little; the budget leaves 0.1 MB for that.
+const BUDGET = { packages: 11, bytes: 12 * MB };
 
 const SERVER_PACKAGES = [
   'hono',
