@@ -13,9 +13,9 @@ import { browserBuild, type BuiltChunk } from '../../scripts/test-build.js';
 import { ELEMENTS } from '../../src/define.js';
 
 const KiB = 1024;
-const ENGLISH_PAGE_KIB = 77.7;
-const ENTRY_KIB = 52.1;
-const CLASSIC_KIB = 57.5;
+const ENGLISH_PAGE_KIB = 77.8;
+const ENTRY_KIB = 52.2;
+const CLASSIC_KIB = 57.6;
 const CLASSIC_MARKDOWN_KIB = 25.7;
 /**
  * `englishPage` is held just above where it stands (the loader with Lit, the shared core with the
@@ -25,8 +25,8 @@ const CLASSIC_MARKDOWN_KIB = 25.7;
  * minifying pass and the one markdown chunk saved, and fell to 73.9 KiB when the loader took in the
  * messaging elements and their core (one file compresses better than seven), then rose to 74.7
  * KiB (the classic script to 54.7) when the largest elements and the session were split into files
- * of one job (controllers, and the options they are built with), and to 77.6 KiB (the loader 52.0,
- * the classic script 57.4) with the
+ * of one job (controllers, and the options they are built with), and to 77.7 KiB (the loader 52.1,
+ * the classic script 57.5) with the
  * notifications offer (in the form and in a waiting thread, with the service's own notifications;
  * the device's chunk is not counted, as it loads only where push-worker is set); the aim is 0.6×
  * deep-chat's bundle, about 65 KiB, and then 50 KiB. `entry`, the loader alone, likewise. `language`
