@@ -154,6 +154,26 @@ describe('S28: a push says only that there is news', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(messagesTo(device).length, 0);
   });
+  it('the claim of a follow-up, after an answer told before the device subscribed, is no "new answer"', async () => {
+    const token = await proxy.session('noor');
+    const { id, userId } = await answeredConsultation(token, 'Answered before notifications were on?');
+    await deliver({ type: 'questionResolved', caseId: id, userId });
+    // Notifications turned on afterwards, then a follow-up is asked and claimed.
+    const device = fakeSubscription(pushService.origin, 'noor-after');
+    await subscribe(token, device);
+    const stored = sandbox.sandbox.state.consultations.get(id)!;
+    stored.questions.push({ question: 'And a follow-up?' });
+    stored.status = 'claimed';
+    await deliver({ type: 'consultationClaimed', caseId: id, userId });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(messagesTo(device).length, 0, 'nothing was answered');
+    // Its answer is news.
+    stored.questions[1]!.answer = 'Yes.';
+    stored.status = 'resolved';
+    await deliver({ type: 'questionResolved', caseId: id, userId });
+    await eventually('the push of the answer', () => messagesTo(device).length === 1);
+    assert.equal(JSON.parse(decryptPush(device, messagesTo(device)[0]!.body)).kind, 'answer');
+  });
 });
 
 describe('S30: a subscription dies with its member’s sign-in, or its push service', () => {

@@ -16,23 +16,31 @@ export const CLOSED_TTL_SECONDS = 24 * 60 * 60;
 /** Each change is told once, however many times its event is delivered. */
 const TOLD_TTL_MS = 7 * 24 * 60 * 60_000;
 
-/** What is news for the member in the case as it now stands, if anything. */
-export function newsOf(consultation: Consultation): { kind: PushPayload['kind']; mark: string } | undefined {
-  if (consultation.status === 'closed') return { kind: 'closed', mark: 'closed' };
+/**
+ * What news the event `type` brings the member about the case as it now stands, if any: an answer
+ * only for `questionResolved` (a claim of a follow-up is none, though an earlier answer stands),
+ * a close only for `consultationClosed`.
+ */
+export function newsOf(
+  type: string,
+  consultation: Consultation,
+): { kind: PushPayload['kind']; mark: string } | undefined {
   const answered = consultation.questions.filter((q) => q.answer).length;
-  if (answered > 0) return { kind: 'answer', mark: `answer:${answered}` };
+  if (type === 'questionResolved' && answered > 0) return { kind: 'answer', mark: `answer:${answered}` };
+  if (type === 'consultationClosed' && consultation.status === 'closed')
+    return { kind: 'closed', mark: 'closed' };
   return undefined;
 }
 
 /**
- * Tells the member's devices of the case's news, once per change; forgets each subscription its
+ * Tells the member's devices of the news event `type` brings about the case, once per change; forgets each subscription its
  * push service says is gone (404, 410). Never throws: a push is a courtesy, the answer is kept.
  */
-export async function notifyMember(core: ProxyCore, consultation: Consultation): Promise<void> {
+export async function notifyMember(core: ProxyCore, type: string, consultation: Consultation): Promise<void> {
   const push = core.options.push;
   if (!push) return;
   try {
-    const news = newsOf(consultation);
+    const news = newsOf(type, consultation);
     if (!news) return;
     const { userId, consultationId } = consultation;
     const subscriptions = await subscriptionsOf(core, userId);

@@ -154,7 +154,7 @@ export function webhookRoutes(core: ProxyCore) {
         }
         // The member's devices hear that there is news (never what it is), once per change, while
         // the service's delivery is answered: a slow push service never delays it (S28).
-        void notifyMember(core, consultation);
+        void notifyMember(core, type, consultation);
       });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
