@@ -126,6 +126,8 @@ export interface PushDeviceOptions {
 
 export class PushDevice extends EventTarget {
   readonly #options: PushDeviceOptions;
+  /** The browser's subscription's endpoint, as last seen here: sign-out names it to the proxy. */
+  #endpoint: string | undefined;
 
   constructor(options: PushDeviceOptions) {
     super();
@@ -136,12 +138,18 @@ export class PushDevice extends EventTarget {
     return this.#options.worker;
   }
 
+  /** This device's subscription's endpoint, once this page has seen it; undefined without one. */
+  get endpoint(): string | undefined {
+    return this.#endpoint;
+  }
+
   /** What to show now: no offer where it cannot work or was refused; `on` once subscribed. */
   async offer(): Promise<PushOffer> {
     if (!pushAvailable()) return 'unavailable';
     if (Notification.permission === 'denied' || refusedHere()) return 'refused';
     if (Notification.permission !== 'granted') return 'offer';
     const subscription = await (await this.#registration())?.pushManager.getSubscription();
+    this.#endpoint = subscription?.endpoint;
     return subscription && subscribedMember() === this.#options.member() ? 'on' : 'offer';
   }
 
@@ -153,6 +161,7 @@ export class PushDevice extends EventTarget {
   async keepOnlyFor(memberId: string): Promise<void> {
     if (!pushAvailable()) return;
     const subscription = await (await this.#registration())?.pushManager.getSubscription().catch(() => null);
+    this.#endpoint = subscription?.endpoint;
     if (!subscription || subscribedMember() === memberId) return;
     await this.end(await this.#options.token().catch(() => undefined));
   }
@@ -187,6 +196,7 @@ export class PushDevice extends EventTarget {
       return 'offer';
     }
     rememberSubscribedMember(this.#options.member());
+    this.#endpoint = subscription.endpoint;
     this.#changed();
     return 'on';
   }
@@ -218,6 +228,7 @@ export class PushDevice extends EventTarget {
           () => undefined,
         );
       await subscription.unsubscribe();
+      this.#endpoint = undefined;
       rememberSubscribedMember(undefined);
     } catch {
       // No worker, or no access to it: nothing to end.

@@ -21,6 +21,8 @@ export class DeviceNotifications {
   readonly #options: DeviceNotificationsOptions;
   /** The service worker named (`push-worker`), and this device's notifications, loaded on first use. */
   #push?: { worker: string; device: Promise<PushDevice> };
+  /** The device's notifications once loaded, read at sign-out without waiting. */
+  #loaded?: PushDevice;
 
   constructor(options: DeviceNotificationsOptions) {
     this.#options = options;
@@ -45,7 +47,10 @@ export class DeviceNotifications {
           }),
       );
       this.#push = { worker, device };
-    }
+      void device.then((loaded) => {
+        if (this.#push?.device === device) this.#loaded = loaded;
+      });
+    } else this.#loaded = undefined;
     return true;
   }
 
@@ -60,7 +65,15 @@ export class DeviceNotifications {
       void this.#push?.device.then((device) => device.keepOnlyFor(memberId)).catch(() => undefined);
   }
 
-  /** Sign-out: the device's subscription ends while `token` still names the member; undefined when none was offered. */
+  /** The endpoint of this device's subscription, where this page has seen it: sign-out names it to the proxy. */
+  knownEndpoint(): string | undefined {
+    return this.#loaded?.endpoint;
+  }
+
+  /**
+   * Ends the device's subscription: on the proxy with `token` (undefined: in the browser alone,
+   * which its push service then refuses); undefined when none was offered.
+   */
   end(token: string | undefined): Promise<unknown> | undefined {
     return this.#push?.device.then((device) => device.end(token));
   }

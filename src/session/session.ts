@@ -262,13 +262,10 @@ export class SessionManager extends EventTarget {
    */
   signOut(): void {
     const token = this.#grant.current?.token;
-    const sessionUrl = this.#sessionUrl();
-    const fetchImpl = this.#fetchImpl;
-    // This device's notifications end first, while the token still names the member (S30).
-    const pushEnded = this.#notifications.end(token);
-    if (pushEnded) {
-      if (token) void pushEnded.finally(() => endOnProxy(sessionUrl, fetchImpl, token));
-    } else if (token) endOnProxy(sessionUrl, fetchImpl, token);
+    // The proxy hears of it at once (S19), even from a page about to be left, and forgets this
+    // device's push subscription in the same request; the browser then unsubscribes it (S30).
+    if (token) endOnProxy(this.#sessionUrl(), this.#fetchImpl, token, this.#notifications.knownEndpoint());
+    void this.#notifications.end(undefined)?.catch(() => undefined);
     this.member.signedOut();
     // A sign-in still waiting out an outage stops waiting.
     this.#signIns.stopWaiting();

@@ -205,14 +205,19 @@ async function requestSession(request: SignInRequest, retries: number): Promise<
 }
 
 /** `DELETE {endpoint}/session` with the token, sent even if the page is being left; its outcome does not matter here. */
-export function endOnProxy(url: string, fetchImpl: typeof fetch, token: string): void {
+export function endOnProxy(url: string, fetchImpl: typeof fetch, token: string, pushEndpoint?: string): void {
   void Promise.resolve()
     .then(() =>
       fetchImpl(url, {
         method: 'DELETE',
         credentials: 'include',
         keepalive: true,
-        headers: { authorization: `Bearer ${token}` },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(pushEndpoint ? { 'content-type': 'application/json' } : {}),
+        },
+        // This device's push subscription, which the proxy forgets with the session.
+        ...(pushEndpoint ? { body: JSON.stringify({ pushEndpoint }) } : {}),
       }),
     )
     .catch(() => undefined);

@@ -6,6 +6,7 @@
  * gone, and bad input (a clear 400, nothing stored).
  */
 import assert from 'node:assert/strict';
+import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import webPush from 'web-push';
@@ -211,6 +212,44 @@ describe('S30: a subscription dies with its member’s sign-in, or its push serv
     await deliver({ type: 'questionResolved', caseId: id, userId });
     await eventually('the other device told', () => messagesTo(other).length === 1);
     assert.equal(messagesTo(device).length, 0, 'the signed-out device hears nothing');
+  });
+
+  it('signing out names the device’s subscription in DELETE /session: the proxy forgets it with the session', async () => {
+    const token = await proxy.session('noor');
+    const device = fakeSubscription(pushService.origin, 'noor-one-request');
+    const other = fakeSubscription(pushService.origin, 'noor-still-subscribed');
+    await subscribe(token, device);
+    await subscribe(token, other);
+    const ended = await proxy.call('DELETE', '/session', { token, body: { pushEndpoint: device.endpoint } });
+    assert.equal(ended.status, 204);
+    assert.equal(
+      (await proxy.call('GET', '/push', { token })).status,
+      401,
+      'the token is refused from then on',
+    );
+    const userId = DEMO_USER_IDS.noor;
+    assert.deepEqual(
+      (await subscriptionsIn(userId))
+        .map((s) => s.endpoint)
+        .filter((e) => [device.endpoint, other.endpoint].includes(e)),
+      [other.endpoint],
+    );
+    // A body that is not JSON, or names no endpoint, still ends the session: sign-out never fails on it.
+    for (const body of ['not json', JSON.stringify({ pushEndpoint: 42 }), 'null']) {
+      const next = await proxy.session('noor');
+      const response = await proxy.call('DELETE', '/session', {
+        token: next,
+        headers: { 'content-type': 'application/json' },
+        rawBody: body,
+      });
+      assert.equal(response.status, 204, body);
+      assert.equal((await proxy.call('GET', '/push', { token: next })).status, 401, body);
+    }
+    assert.deepEqual(
+      (await subscriptionsIn(userId)).map((s) => s.endpoint).filter((e) => e === other.endpoint),
+      [other.endpoint],
+      'the other device keeps its subscription',
+    );
   });
 
   it('another member subscribing on the device takes the subscription from the one before', async () => {

@@ -2,7 +2,7 @@
  * `POST {base}/session`: the partner's `authenticate` hook names the signed-in member; the proxy
  * finds the upstream user by `uniqueId` or creates it, and mints a widget token bound to that user.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { ApiError } from '../../client/errors.js';
 import type { User } from '../../client/types.js';
 import { ProblemError } from '../../server/problems.js';
@@ -12,6 +12,8 @@ import { json, noContent } from '../http.js';
 import { sha256Hex } from '../idempotency.js';
 import { enforceRateLimit, member, requireMember } from '../middleware.js';
 import { endSession } from '../sessions.js';
+import { releaseEndpoint } from '../push/subscriptions.js';
+import { readUtf8 } from '../../server/validation.js';
 import type { Member } from '../options.js';
 import { MemberView } from '../schemas.js';
 import { DEFAULT_WIDGET_TOKEN_TTL_SECONDS, mintWidgetToken } from '../widget-token.js';
@@ -143,8 +145,21 @@ export function sessionRoutes(core: ProxyCore) {
       // The member signed out here: this token is refused from now on, by every instance sharing
       // the store, and its open streams close.
       .delete('/session', requireMember(core), async (c) => {
-        await endSession(core, member(c));
+        const signedOut = member(c);
+        // The page names its device's push subscription, which ends with the session (S30). The
+        // session ends whatever the body: a malformed one is no reason to keep a token alive.
+        const pushEndpoint = await pushEndpointOf(c).catch(() => undefined);
+        if (pushEndpoint && core.options.push) await releaseEndpoint(core, signedOut.userId, pushEndpoint);
+        await endSession(core, signedOut);
         return noContent();
       })
   );
+}
+
+/** The push endpoint a sign-out names in its body (`{"pushEndpoint": "…"}`), if any. */
+async function pushEndpointOf(c: Context<ProxyEnv>): Promise<string | undefined> {
+  const text = await readUtf8(c);
+  if (!text || text.length > 2048) return undefined;
+  const { pushEndpoint } = JSON.parse(text) as { pushEndpoint?: unknown };
+  return typeof pushEndpoint === 'string' && pushEndpoint.length <= 1024 ? pushEndpoint : undefined;
 }
