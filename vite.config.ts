@@ -8,10 +8,11 @@ import { minifyAgain, minifyTemplates } from './scripts/minify-templates.js';
 // library or a node: import reaches them, and test/node/bundle-budget.test.ts holds their weight.
 /**
  * The modules only the chunks loaded on demand use: the plan's and prescriptions' elements, the
- * languages other than English, marked and DOMPurify, the console's words for a partner's mistakes.
+ * languages other than English, marked and DOMPurify, the console's words for a partner's mistakes,
+ * and the device's notifications (only where `push-worker` is set).
  */
 const ON_DEMAND =
-  /[\\/]elements[\\/](consult-access|prescription-request)[\\/]|[\\/]translations[\\/](ar|de|es|fr|nl|en-access|en-prescription)\.ts$|[\\/]node_modules[\\/](marked|dompurify)[\\/]|[\\/]marked-dompurify\.ts$|[\\/]developer-messages\.ts$/;
+  /[\\/]elements[\\/](consult-access|prescription-request)[\\/]|[\\/]translations[\\/](ar|de|es|fr|nl|en-access|en-prescription)\.ts$|[\\/]node_modules[\\/](marked|dompurify)[\\/]|[\\/]marked-dompurify\.ts$|[\\/]developer-messages\.ts$|[\\/]push[\\/]device\.ts$/;
 
 export default defineConfig({
   publicDir: false,
