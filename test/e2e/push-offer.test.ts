@@ -55,6 +55,19 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 const sent = (page: Page, text: string) =>
   page.locator('case-history consult-thread').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
 
+/** The `part` of the element focus is on, looking through shadow roots, once it is `expected` (2 s at most). */
+async function focusedPart(page: Page, expected: string): Promise<string | null> {
+  const part = () =>
+    page.evaluate(() => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active?.getAttribute('part') ?? active?.localName ?? null;
+    });
+  const until = Date.now() + 2000;
+  while (Date.now() < until && (await part()) !== expected) await page.waitForTimeout(50);
+  return part();
+}
+
 describe('the notifications offer in the demo portal', () => {
   before(async () => {
     stack = await startDemoStack({
@@ -86,6 +99,12 @@ describe('the notifications offer in the demo portal', () => {
       .click();
     await offer(page).waitFor({ state: 'detached', timeout: 10_000 });
     assert.equal(await permissionRequests(page), 1);
+    // Focus goes to the line that says so, not to the page.
+    assert.equal(await focusedPart(page, 'push-declined'), 'push-declined');
+    assert.match(
+      await page.locator('[part~="push-declined"]').innerText(),
+      /We will not ask again on this device/,
+    );
     assert.equal(await page.evaluate(() => localStorage.getItem('consult-elements:push-refused')), '1');
 
     await page.reload();
@@ -103,6 +122,11 @@ describe('the notifications offer in the demo portal', () => {
     await ask(page, 'Is stretching before a run useful?');
     await offer(page).getByRole('button', { name: 'Not now' }).click();
     await offer(page).waitFor({ state: 'detached', timeout: 10_000 });
+    assert.equal(
+      await focusedPart(page, 'push-declined'),
+      'push-declined',
+      'focus stays with what the tap led to',
+    );
     assert.equal(await permissionRequests(page), 0);
     assert.equal(await page.evaluate(() => localStorage.getItem('consult-elements:push-refused')), '1');
     await context.close();
@@ -287,6 +311,8 @@ async function subscribeAlex(page: Page, calls: string[]): Promise<void> {
     .click();
   await offer(page).getByText('You will be told on this device').waitFor({ timeout: 10_000 });
   assert.ok(calls.includes('PUT /consult/push/subscription 204'), calls.join('\n'));
+  // Focus follows the tap to the offer as it now stands, which a screen reader then reads.
+  assert.equal(await focusedPart(page, 'push-offer'), 'push-offer');
 }
 
 describe('signing out ends the device’s notifications in the demo portal', () => {

@@ -43,6 +43,7 @@ import { QuestionsDraft } from './questions-draft.js';
  * @csspart notice - Status notices: loading, errors, no subscription, inactive account, sent.
  * @csspart retry-button - "Try again" in an error notice.
  * @csspart push-offer - Under the "sent" note (when no thread on the page shows the question), the offer to be told on this device when a doctor answers (with `push-worker` on `<consult-session>`), or that it is on.
+ * @csspart push-declined - Where the offer was, once the member said no to it ("Not now", or to the browser's question): that they will not be asked again on this device.
  * @csspart service-notifications - Under the "sent" note, the member's choice of the service's own notifications by e-mail or text message (with `service-notifications` on `<consult-session>`).
  * @csspart emergency - The note above the questions telling the member to call the emergency number rather than ask here.
  *

@@ -43,6 +43,7 @@ type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
  * @csspart professional - Who gave an answer: name, role and time.
  * @csspart waiting - Where the latest question stands (sent, being reviewed, answered) and how long answers usually take.
  * @csspart push-offer - Under the waiting note, the offer to be told on this device when a doctor answers (with `push-worker` on `<consult-session>`), or that it is on.
+ * @csspart push-declined - Where the offer was, once the member said no to it ("Not now", or to the browser's question): that they will not be asked again on this device.
  * @csspart service-notifications - Under the waiting note, the member's choice of the service's own notifications by e-mail or text message (with `service-notifications` on `<consult-session>`).
  * @csspart followup - The follow-up box, or why no more can be asked.
  * @csspart followup-input - The follow-up box's text area, where the member types another question.

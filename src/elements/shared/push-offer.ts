@@ -28,6 +28,10 @@ export class PushOfferController implements ReactiveController {
   /** The member's choice of the service's own notifications (`service-notifications`), once read, and whose it is. */
   #service?: { member: string; shouldNotify: boolean | null };
   #serviceAsked?: string;
+  /** The member said no on this page ("Not now", or to the browser): a line says so, where the offer was. */
+  #declined = false;
+  /** Where focus goes once the host has drawn what the member's tap led to. */
+  #focusAfter?: string;
 
   constructor(host: ReactiveControllerHost, session: () => SessionManager | undefined) {
     this.#host = host;
@@ -109,8 +113,21 @@ export class PushOfferController implements ReactiveController {
     } finally {
       this.#busy = false;
       await this.#refresh();
+      // "Not now", or a no from the browser: a line says it will not be asked again.
+      if (this.#offer === 'refused') this.#declined = true;
+      // Focus follows the member's tap to what it led to: the offer as it now stands, or the line
+      // saying it will not be asked again, rather than falling to the page when a button goes.
+      this.#focusAfter = '[part~="push-offer"], [part~="push-declined"]';
       this.#host.requestUpdate();
     }
+  }
+
+  hostUpdated(): void {
+    const selector = this.#focusAfter;
+    if (!selector) return;
+    this.#focusAfter = undefined;
+    const root = (this.#host as unknown as { renderRoot?: ParentNode }).renderRoot;
+    root?.querySelector<HTMLElement>(selector)?.focus();
   }
 
   /** A notice of its own in the form; in a thread, a quiet line under the waiting note. */
@@ -145,14 +162,18 @@ export class PushOfferController implements ReactiveController {
   ): TemplateResult | typeof nothing {
     const t = (key: string) => translate(language, 'notify', key);
     if (this.#offer === 'offer')
-      return html`<div part="push-offer" class=${box}>
-        <button type="button" ?disabled=${this.#busy} @click=${() => this.#act((d) => d.enable(language))}>
+      return html`<div part="push-offer" class=${box} tabindex="-1">
+        <button
+          type="button"
+          aria-disabled=${this.#busy ? 'true' : 'false'}
+          @click=${() => this.#act((d) => d.enable(language))}
+        >
           ${t('offer')}
         </button>
         <button
           type="button"
           class="link"
-          ?disabled=${this.#busy}
+          aria-disabled=${this.#busy ? 'true' : 'false'}
           @click=${() => this.#act(async (d) => d.refuse())}
         >
           ${t('notNow')}
@@ -161,18 +182,20 @@ export class PushOfferController implements ReactiveController {
         ${service}
       </div>`;
     if (this.#offer === 'on')
-      return html`<div part="push-offer" class=${box}>
+      return html`<div part="push-offer" class=${box} tabindex="-1">
         <p>${t('on')}</p>
         <button
           type="button"
           class="link"
-          ?disabled=${this.#busy}
+          aria-disabled=${this.#busy ? 'true' : 'false'}
           @click=${() => this.#act((d) => d.disable())}
         >
           ${t('turnOff')}
         </button>
         ${service}
       </div>`;
+    if (this.#declined && this.#offer === 'refused')
+      return html`<p part="push-declined" class="push-note" tabindex="-1" role="status">${t('declined')}</p>`;
     return nothing;
   }
 }

@@ -186,6 +186,7 @@ const de: Translation = {
     offer: 'Auf diesem Gerät Bescheid geben, wenn eine Antwort da ist',
     offerNote: 'Wir sagen nur, dass eine Antwort da ist, nie, was sie sagt.',
     notNow: 'Nicht jetzt',
+    declined: 'Wir fragen auf diesem Gerät nicht mehr.',
     on: 'Sie erfahren auf diesem Gerät, wenn eine Antwort da ist.',
     turnOff: 'Ausschalten',
     byService: 'Auch per E-Mail oder SMS Bescheid geben, wenn eine Antwort da ist',

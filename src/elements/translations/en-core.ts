@@ -181,6 +181,7 @@ const en = {
     offer: 'Tell me on this device when a doctor answers',
     offerNote: 'We only say that an answer is waiting, never what it says.',
     notNow: 'Not now',
+    declined: 'We will not ask again on this device.',
     on: 'You will be told on this device when a doctor answers.',
     turnOff: 'Turn off',
     byService: 'Also tell me by e-mail or text message when a doctor answers',

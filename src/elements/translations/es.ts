@@ -216,6 +216,7 @@ const es: Translation = {
     offer: 'Avisarme en este dispositivo cuando responda un médico',
     offerNote: 'Solo decimos que hay una respuesta, nunca lo que dice.',
     notNow: 'Ahora no',
+    declined: 'No volveremos a preguntar en este dispositivo.',
     on: 'Te avisaremos en este dispositivo cuando responda un médico.',
     turnOff: 'Desactivar',
     byService: 'Avisarme también por correo o SMS cuando responda un médico',

@@ -217,6 +217,7 @@ const fr: Translation = {
     offer: 'Me prévenir sur cet appareil quand un médecin répond',
     offerNote: 'Nous disons seulement qu’une réponse vous attend, jamais ce qu’elle dit.',
     notNow: 'Pas maintenant',
+    declined: 'Nous ne vous le demanderons plus sur cet appareil.',
     on: 'Vous serez prévenu sur cet appareil quand un médecin répondra.',
     turnOff: 'Désactiver',
     byService: 'Me prévenir aussi par e-mail ou SMS quand un médecin répond',

@@ -179,6 +179,7 @@ const nl: Translation = {
     offer: 'Laat het me op dit apparaat weten als een arts antwoordt',
     offerNote: 'We melden alleen dat er een antwoord is, nooit wat erin staat.',
     notNow: 'Niet nu',
+    declined: 'We vragen het niet meer op dit apparaat.',
     on: 'U krijgt op dit apparaat een melding als een arts antwoordt.',
     turnOff: 'Uitschakelen',
     byService: 'Laat het me ook per e-mail of sms weten als een arts antwoordt',
