@@ -44,6 +44,8 @@ export class AnswerDelivery {
   #delay: number;
   /** Counts the records that changed: a poll that moves it found something. */
   #version = 0;
+  /** When the waiting consultations were last read while pushed (or watching began). */
+  #checkedAt = Date.now();
 
   constructor(options: DeliveryOptions) {
     this.#options = options;
@@ -117,12 +119,18 @@ export class AnswerDelivery {
 
   /** The wait before the next read: the polling pace, or the slow check while answers are pushed. */
   #nextDelay(): number {
-    return this.delivery === 'poll' ? this.#delay : (this.#options.pace.pushedMs ?? PUSHED_CHECK_MS);
+    if (this.delivery === 'poll') return this.#delay;
+    // Counted from the last read, so that a page hidden and shown again often is still checked.
+    const every = this.#options.pace.pushedMs ?? PUSHED_CHECK_MS;
+    return Math.max(0, every - (Date.now() - this.#checkedAt));
   }
 
   /** Polls while it should, at the current pace; a running wait keeps going. */
   schedule(): void {
     if (!this.#shouldPoll()) {
+      // Nothing to check, or no one to show it: the 2 minutes start when there is. A hidden page
+      // keeps counting, so that one hidden and shown again often is still checked.
+      if (this.#watchers === 0 || !this.#options.anyWaiting()) this.#checkedAt = Date.now();
       this.stop();
       return;
     }
@@ -137,6 +145,7 @@ export class AnswerDelivery {
       const version = this.#version;
       const due = this.#options.waiting().slice(0, MAX_POLLED);
       await Promise.allSettled(due.map((c) => this.#options.read(c.consultationId)));
+      this.#checkedAt = Date.now();
       if (scope.aborted) return;
       // Nothing moved: wait longer next time, up to the longest pace.
       if (this.#version === version && delay === this.#delay)

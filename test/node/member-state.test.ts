@@ -261,7 +261,8 @@ describe('the member state', () => {
   });
 
   describe('when answers are pushed', () => {
-    it('still reads a waiting consultation every 2 minutes, so an answer whose push was lost shows', async () => {
+    it('still reads a waiting consultation every 2 minutes, so an answer whose push was lost shows', async (t) => {
+      t.mock.timers.enable({ apis: ['Date'], now: Date.parse('2026-11-26T08:00:00Z') });
       const waits: number[] = [];
       const runs: (() => Promise<void> | void)[] = [];
       const reads: string[] = [];
@@ -272,6 +273,7 @@ describe('the member state', () => {
         createdAt: new Date().toISOString(),
         questions: [{ question: 'Waiting for a push that never comes' }],
       };
+      let visible = true;
       const state = new MemberState({
         client: () =>
           ({
@@ -284,7 +286,7 @@ describe('the member state', () => {
               };
             },
           }) as never,
-        visible: () => true,
+        visible: () => visible,
         timer: {
           set: (run, ms) => {
             waits.push(ms);
@@ -301,10 +303,17 @@ describe('the member state', () => {
       const unwatch = state.watch();
       assert.equal(state.delivery, 'push');
       assert.deepEqual(waits, [120_000], 'one slow check, not the polling pace');
+      // Hidden for a while and shown again: the check still comes 2 minutes after the last one.
+      visible = false;
+      state.visibilityChanged();
+      t.mock.timers.tick(90_000);
+      visible = true;
+      state.visibilityChanged();
+      assert.deepEqual(waits, [120_000, 30_000], 'counted from the last check, not from being shown');
       await runs.at(-1)!();
       assert.deepEqual(reads, ['cns_1']);
       assert.equal(state.consultation('cns_1')?.questions[0]?.answer, 'Answered meanwhile.');
-      assert.equal(waits.length, 1, 'answered: nothing is left to check');
+      assert.equal(waits.length, 2, 'answered: nothing is left to check');
       unwatch();
       state.dispose();
     });
