@@ -38,7 +38,8 @@ export function pushRoutes(core: ProxyCore) {
         return new Response(code, {
           headers: {
             'content-type': 'text/javascript; charset=utf-8',
-            // It may control the portal's pages, whatever path the proxy is mounted at.
+            // Registered at its own folder's scope it controls no page; this lets a portal that
+            // registers it itself choose a wider scope, whatever path the proxy is mounted at.
             'service-worker-allowed': '/',
           },
         });
