@@ -7,8 +7,9 @@
  * 117 KiB, and 115.3 KiB once Hono's compress middleware gave way to the proxy's own (with what
  * the proxy remembers for a member: times, read marks, kept prescription requests); 122.2 KiB with
  * the notification routes (subscriptions, the service's own notifications; the sending, with
- * `web-push`, is the Node entry's alone). The budget is held just above that, so no change adds
- * weight unnoticed.
+ * `web-push`, is the Node entry's alone), 122.5 KiB once a sign-out can name the device's push
+ * subscription for the proxy to forget in the same request. The budget is held just above that, so
+ * no change adds weight unnoticed.
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ import { describe, it } from 'node:test';
 import { build, type Metafile } from 'esbuild';
 
 const KiB = 1024;
-const BUDGET = 122.3 * KiB;
+const BUDGET = 122.6 * KiB;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const PARTNER_WORKER = `
