@@ -131,11 +131,12 @@ export function webhookRoutes(core: ProxyCore) {
         // While two registrations overlap (a rotation, or two that met after the store was
         // emptied) the service sends each event once per registration, under different
         // message ids: one event is recorded once, whichever copy comes first. An event is named
-        // by its case, its type and how many questions the case had: a claim or an answer
-        // happens once per round of questions, and a copy that comes later, after the case moved
-        // on (claimed, then resolved), still names the same event.
+        // by its case, its type and its round: an answer by how many questions are answered, a
+        // claim (or anything else) by how many were asked. A copy that comes later, after the case
+        // moved on (claimed, then resolved; or a follow-up asked), still names the same event.
         const answered = consultation.questions.filter((q) => q.answer).length;
-        const eventKey = `webhook-event:${caseId}:${type}:${consultation.questions.length}`;
+        const round = type === 'questionResolved' ? answered : consultation.questions.length;
+        const eventKey = `webhook-event:${caseId}:${type}:${round}`;
         const first = await core.store.setIfAbsent(eventKey, verdict.signer, SEEN_TTL_MS);
         if (!first && (await core.store.get(eventKey)) !== verdict.signer) {
           outcome = { received: true, duplicate: true };
