@@ -17,9 +17,8 @@ import {
   ROUND_TRIPS_WITH_API_IN_PAGE,
   type RoundTrips,
 } from '../../scripts/round-trips.js';
+import { answeredConsultationOfAlex } from './support/answered-consultation.js';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
-import { ConsultClient } from '../../src/client/client.js';
-import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
 
 const DELAY_MS = 300;
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ask</title>
@@ -52,19 +51,7 @@ describe('the script-tag loader', () => {
       { '/ask': PAGE, '/ask-classic': CLASSIC_PAGE, '/plan': PLAN_PAGE, '/answer': ANSWER_PAGE },
       { assetDelayMs: DELAY_MS, classic: true },
     );
-    const upstream = new ConsultClient({ baseUrl: portal.sandbox.url, apiKey: DEFAULT_API_KEY });
-    const [alex] = await upstream.searchUsersByQuery('alex');
-    assert.ok(alex, 'the sandbox has alex');
-    ({ consultationId: answeredId } = await upstream.createConsultation({
-      userId: alex.id,
-      questions: ['My head hurts, what can I do?'],
-    }));
-    const answered = await fetch(`${portal.sandbox.url}/_sandbox/consultations/${answeredId}/answer`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ answer: ANSWER }),
-    });
-    assert.equal(answered.status, 200, 'the answer was given');
+    answeredId = await answeredConsultationOfAlex(portal.sandbox.url, ANSWER);
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
 

@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+import { answeredConsultationOfAlex } from './support/answered-consultation.js';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
 import { STRICT_CSP } from '../../demo/server.js';
-import { ConsultClient } from '../../src/client/client.js';
-import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
 
 /** A page that cannot load modules: the classic script, and German from its own classic file. */
 const CLASSIC_PAGE = (order: 'language first' | 'language last') => {
@@ -48,19 +47,7 @@ describe('the script-tag entry in Chromium', () => {
       },
       { classic: true, pageHeaders: { 'content-security-policy': STRICT_CSP } },
     );
-    const upstream = new ConsultClient({ baseUrl: portal.sandbox.url, apiKey: DEFAULT_API_KEY });
-    const [alex] = await upstream.searchUsersByQuery('alex');
-    assert.ok(alex, 'the sandbox has alex');
-    ({ consultationId: answeredId } = await upstream.createConsultation({
-      userId: alex.id,
-      questions: ['My head hurts, what can I do?'],
-    }));
-    const answered = await fetch(`${portal.sandbox.url}/_sandbox/consultations/${answeredId}/answer`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ answer: MARKDOWN_ANSWER }),
-    });
-    assert.equal(answered.status, 200, 'the answer was given');
+    answeredId = await answeredConsultationOfAlex(portal.sandbox.url, MARKDOWN_ANSWER);
     browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   });
 
