@@ -369,7 +369,8 @@ describe('webhook delivery: retries after deletion, and timeouts', () => {
   const h = helpers(() => sb);
   before(async () => {
     rx = await startReceiver();
-    sb = await startTestSandbox({ webhookRetryDelaysMs: [60_000, 60_000], webhookTimeoutMs: 100 });
+    // Long enough that a loaded machine's prompt answer is not a timeout; the slow receiver is far past it.
+    sb = await startTestSandbox({ webhookRetryDelaysMs: [60_000, 60_000], webhookTimeoutMs: 750 });
   });
   after(async () => {
     await sb.close();
@@ -393,7 +394,7 @@ describe('webhook delivery: retries after deletion, and timeouts', () => {
   });
 
   it('a receiver slower than webhookTimeoutMs counts as a failure and is retried', async () => {
-    rx.script('/slow', [200], { delayMs: [1_000] });
+    rx.script('/slow', [200], { delayMs: [3_000] });
     const webhook = await h.register(`${rx.url}/slow`, ['questionResolved']);
     const { consultationId } = await h.consultation();
     await h.act(consultationId, 'answer');
