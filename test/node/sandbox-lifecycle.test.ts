@@ -282,8 +282,9 @@ describe('automatic professionals and the clock', () => {
   });
 
   it('in auto mode a new consultation becomes claimed, then resolved, on its own', async () => {
-    const config = await sb.control('/professionals', { mode: 'auto', claimAfterMs: 50, answerAfterMs: 50 });
-    assert.deepEqual(config, { mode: 'auto', claimAfterMs: 50, answerAfterMs: 50 });
+    // Claimed for half a second: long enough to be seen by a poll on a loaded machine.
+    const config = await sb.control('/professionals', { mode: 'auto', claimAfterMs: 50, answerAfterMs: 500 });
+    assert.deepEqual(config, { mode: 'auto', claimAfterMs: 50, answerAfterMs: 500 });
     assert.deepEqual((await sb.call('GET', '/_sandbox/professionals', { token: null })).body, config);
     const { consultationId: id } = await h.create(noor, ['I feel dizzy when I stand up.']);
     const seen = new Set<string>();
