@@ -84,19 +84,46 @@ export async function throughOutage<T>(
   wait: OutageWait,
 ): Promise<T> {
   for (let failures = 0; ; failures++) {
+    // The browser may say it is online again while a try is still failing: heard then, the next
+    // try goes at once instead of after a wait that no later word would cut short.
+    const online = onlineSignal();
     try {
       return await attempt(failures);
     } catch (error) {
       if (!wait.outage(error) || !wait.current()) throw error;
       wait.unreachable(error);
       // The next try after the wait, or as soon as the browser says it is online again.
-      await new Promise((resolve) => {
-        setTimeout(resolve, backoffDelay(failures, OUTAGE_WAIT, Math.random));
-        globalThis.addEventListener?.('online', resolve, { once: true });
-      });
+      await online.within(backoffDelay(failures, OUTAGE_WAIT, Math.random));
       if (!wait.current()) throw error;
+    } finally {
+      online.stop();
     }
   }
+}
+
+/** Hears the browser's `online` from now on; `within` settles at it (at once if heard) or after `ms`. */
+function onlineSignal(): { within(ms: number): Promise<void>; stop(): void } {
+  let heard = false;
+  let wake: (() => void) | undefined;
+  const listener = () => {
+    heard = true;
+    wake?.();
+  };
+  globalThis.addEventListener?.('online', listener);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    within: (ms) =>
+      heard
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            wake = resolve;
+            timer = setTimeout(resolve, ms);
+          }),
+    stop: () => {
+      globalThis.removeEventListener?.('online', listener);
+      clearTimeout(timer);
+    },
+  };
 }
 
 /**

@@ -324,7 +324,10 @@ describe('<consult-session>', () => {
       expect(shadowText(history)).not.to.contain('Try again');
       down = false;
       window.dispatchEvent(new Event('online'));
-      await waitUntil(() => session.manager.status === 'ready', 'signed in once the service answers');
+      // At once, not after the backoff: the browser said it is online (test/node/sign-in-outage.test.ts).
+      await waitUntil(() => session.manager.status === 'ready', 'signed in once the service answers', {
+        timeout: 5000,
+      });
       await waitUntil(() => !notice(), 'the notice goes by itself');
       await waitUntil(
         () => history.shadowRoot!.querySelectorAll('[part~=item]').length > 0,
