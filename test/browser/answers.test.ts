@@ -3,12 +3,13 @@
  * links show where they go, bidirectional controls cannot disguise a file, and long content never
  * makes the page scroll sideways on a phone.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { ConsultationView } from '../../src/client/browser-types.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { loadLanguage } from '../../src/elements/shared/localize.js';
 import { renderMarkdown } from '../../src/elements/shared/markdown.js';
+import { waitUntil } from './support/elements.js';
 
 ConsultThread.define('consult-thread');
 

@@ -5,7 +5,7 @@
  * set before the tag was defined at all, or after the tag was defined and before the element met
  * the page (and so was upgraded). Nothing is defined when this file starts.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
@@ -18,6 +18,7 @@ import { ELEMENTS, type ElementTag } from '../../src/elements/registry.js';
 import type { ConsultElement } from '../../src/elements/shared/consult-element.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { SessionManager } from '../../src/session/session.js';
+import { waitUntil } from './support/elements.js';
 
 const CLASSES: Record<ElementTag, typeof ConsultElement> = {
   'consult-session': ConsultSession,

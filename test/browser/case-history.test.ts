@@ -1,4 +1,4 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
@@ -7,7 +7,7 @@ import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { announced, inSession, shadowText, withFailures } from './support/backend.js';
-import { $, hasFocus, pressTryAgain, sandboxPost } from './support/elements.js';
+import { $, hasFocus, pressTryAgain, sandboxPost, waitUntil } from './support/elements.js';
 
 CaseHistory.define('case-history');
 ConsultThread.define('consult-thread');

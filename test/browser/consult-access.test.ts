@@ -3,10 +3,11 @@
  * active, ending soon, renewed with its history, canceled, run out, none, an inactive account, a
  * load error with a retry; Arabic; and nothing of a member's plan left after sign-out.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText, withFailures } from './support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 ConsultAccess.define('consult-access');
 

@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { MAX_QUESTION_LENGTH } from '../../src/client/types.js';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
@@ -10,6 +10,7 @@ import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { announced, inSession, shadowText, upstreamCalls, withFailures } from './support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 ConsultForm.define('consult-form');
 CaseHistory.define('case-history');

@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
@@ -8,6 +8,7 @@ import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText } from './support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 ConsultSession.define('consult-session');
 CaseHistory.define('case-history');

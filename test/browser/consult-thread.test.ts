@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { Consultation } from '../../src/client/types.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
@@ -7,7 +7,7 @@ import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { announced, inSession, shadowText, withFailures } from './support/backend.js';
-import { $, $$, hasFocus, pressTryAgain, sandboxPost } from './support/elements.js';
+import { $, $$, hasFocus, pressTryAgain, sandboxPost, waitUntil } from './support/elements.js';
 
 ConsultThread.define('consult-thread');
 ConsultForm.define('consult-form');
@@ -421,9 +421,7 @@ describe('<consult-thread>', () => {
       expect(announced(element)).to.match(/answered your question/);
 
       // Answered: the polling stops (a poll is scheduled only while a consultation waits).
-      await waitUntil(() => polling.waiting.size === 0 && polling.running === 0, 'no poll waits or runs', {
-        timeout: 2000,
-      });
+      await waitUntil(() => polling.waiting.size === 0 && polling.running === 0, 'no poll waits or runs');
     });
   });
 

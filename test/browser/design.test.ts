@@ -3,7 +3,7 @@
  * states, light and dark, English and Arabic, passes axe (contrast included); notices differ by
  * kind; the navigator is tighter on a narrow screen.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TemplateResult } from 'lit';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
@@ -11,6 +11,7 @@ import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
 import { inSession, shadowText } from './support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 CaseHistory.define('case-history');
 ConsultForm.define('consult-form');

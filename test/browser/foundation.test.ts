@@ -3,7 +3,7 @@
  * and direction that follow the element, its session and the page; a second tag name; sign-out
  * and a member switch that leave nothing of the previous member; a sent question listed at once.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
@@ -14,7 +14,7 @@ import { ConsultElement } from '../../src/elements/shared/consult-element.js';
 import { formatters, registerTranslation } from '../../src/elements/shared/localize.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText } from './support/backend.js';
-import { $ } from './support/elements.js';
+import { $, waitUntil } from './support/elements.js';
 
 ConsultSession.define('consult-session');
 CaseHistory.define('case-history');

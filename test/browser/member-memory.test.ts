@@ -5,11 +5,12 @@
  * page (two tabs), reading the answer in one clears the mark in the other, live, and
  * `consult-unread-changed` reports it to each host page.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, type SessionFixture } from './support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 CaseHistory.define('case-history');
 ConsultThread.define('consult-thread');

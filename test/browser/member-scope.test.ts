@@ -9,7 +9,7 @@
  * root (elements nested in shadow roots too), every text box's value, the elements' properties and
  * sessionStorage.
  */
-import { aTimeout, expect, html, waitUntil } from '@open-wc/testing';
+import { aTimeout, expect, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TemplateResult } from 'lit';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
@@ -22,6 +22,7 @@ import type { Survey } from '../../src/elements/prescription-request/survey.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { inSession } from './support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 CaseHistory.define('case-history');
 ConsultAccess.define('consult-access');

@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
@@ -8,7 +8,7 @@ import { preloadMarkdown } from '../../src/elements/shared/markdown.js';
 import { SessionManager, type SessionGrant } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession, shadowText, upstreamCalls } from './support/backend.js';
-import { hasFocus } from './support/elements.js';
+import { hasFocus, waitUntil } from './support/elements.js';
 
 NavigatorChat.define('navigator-chat');
 

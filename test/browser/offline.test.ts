@@ -8,7 +8,7 @@
  * The proxy is made unreachable with a scripted fetch (it throws, as the browser's does with no
  * network), or the in-page sandbox's faults (the proxy then answers 502).
  */
-import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
@@ -20,6 +20,7 @@ import { PrescriptionRequest } from '../../src/elements/prescription-request/pre
 import type { Survey } from '../../src/elements/prescription-request/survey.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { shadowText } from './support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 ConsultSession.define('consult-session');
 CaseHistory.define('case-history');

@@ -3,14 +3,14 @@
  * proxy: every question kind, validation, one request however often it is sent, the draft kept
  * for the tab and wiped on sign-out, refusals, a broken survey named for the partner, Arabic.
  */
-import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { PrescriptionRequest } from '../../src/elements/prescription-request/prescription-request.js';
 import type { Survey } from '../../src/elements/prescription-request/survey.js';
 import type { PrescriptionSubmittedEvent } from '../../src/elements/shared/events.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { announced, inSession, shadowText, upstreamCalls, withFailures } from './support/backend.js';
-import { $, $$ } from './support/elements.js';
+import { $, $$, waitUntil } from './support/elements.js';
 
 PrescriptionRequest.define('prescription-request');
 

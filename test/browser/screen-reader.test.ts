@@ -3,7 +3,7 @@
  * names with the details as descriptions, the thread's subject as its heading, one announcement per
  * change in the words the screen shows, Escape back to the list, and no false alert at sign-out.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
@@ -12,6 +12,7 @@ import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.
 import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
 import type { DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { inSession } from './support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 CaseHistory.define('case-history');
 ConsultThread.define('consult-thread');

@@ -3,7 +3,7 @@
  * broken or inaccessible story fails `npm test`. The stories of every state also show what their
  * name promises.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { render, type TemplateResult } from 'lit';
 import { LOADER_SCRIPT, pasteableSnippet } from '../../.storybook/docs-tools.js';
 import type { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
@@ -17,6 +17,7 @@ import * as prescriptionRequest from '../../stories/prescription-request.stories
 import * as sandbox from '../../stories/sandbox.stories.js';
 import * as states from '../../stories/states.stories.js';
 import { demoBackend, type Member } from '../../stories/support/backend.js';
+import { waitUntil } from './support/elements.js';
 
 type StoryContext = {
   args: Record<string, unknown>;

@@ -8,7 +8,7 @@
  * instead, with the value turned into text. `.prop` always sets the property. The tests run in
  * order: the first mounts while nothing is defined.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createApp, nextTick, ref, type App } from 'vue/dist/vue.esm-browser.js';
 import { whenLoaded } from '../../src/define.js';
@@ -16,6 +16,7 @@ import type { ConsultForm } from '../../src/elements/consult-form/consult-form.j
 import type { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { waitUntil } from './support/elements.js';
 
 /** The README's `isCustomElement`, and `acme-` for the names this file registers elements under. */
 const isCustomElement = (tag: string) =>

@@ -2,6 +2,7 @@
  * Reaching into the elements as the browser tests do: their shadow roots, their focus, the
  * keyboard on their notices, and the sandbox behind them.
  */
+import { waitUntil as waitUntilWithin } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { DemoBackend } from '../../../src/sandbox/demo-backend.js';
 
@@ -31,3 +32,16 @@ export const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) 
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
+
+/**
+ * @open-wc/testing's `waitUntil`, waiting up to 5 s unless told otherwise (its own default is 1 s):
+ * what the tests wait for is mostly a round trip through the proxy and sandbox in the page, which
+ * a loaded machine can take longer than 1 s to make. Only how long a failure takes to show changes.
+ */
+export function waitUntil(
+  condition: () => unknown,
+  message?: string,
+  options: { interval?: number; timeout?: number } = {},
+): Promise<void> {
+  return waitUntilWithin(condition, message, { timeout: 5000, ...options });
+}
