@@ -36,8 +36,8 @@ export class LiveUpdates {
         else if (name === 'session-expired') signInAgain();
       },
       onLive: (live) => {
-        if (state.live === live) return;
-        state.setLive(live);
+        if (state.link.live === live) return;
+        state.link.setLive(live);
         onLive(live);
       },
     });
@@ -60,7 +60,7 @@ export class LiveUpdates {
 
   /** Watches until the answered function is called: the stream is open, and the state polls when the proxy cannot push. */
   watch(): () => void {
-    const unwatch = this.#state.watch();
+    const unwatch = this.#state.link.watch();
     if (++this.#watchers === 1) {
       this.#stream.start();
       this.#listenToPage(true);
@@ -78,7 +78,7 @@ export class LiveUpdates {
   }
 
   /** Polling pauses while the page is hidden. (The browser's `online` and `offline` are the session's.) */
-  #onVisibility = (): void => this.#state.visibilityChanged();
+  #onVisibility = (): void => this.#state.link.visibilityChanged();
 
   /** The page's signals, listened to only while an element shows the member's consultations. */
   #listenToPage(on: boolean): void {
@@ -90,7 +90,7 @@ export class LiveUpdates {
   #onReady(data: string): void {
     try {
       const ready = JSON.parse(data) as { webhooks?: unknown };
-      this.#state.setDelivery(ready.webhooks === false ? 'poll' : 'push');
+      this.#state.link.setDelivery(ready.webhooks === false ? 'poll' : 'push');
     } catch {
       // An older proxy's ready event: it pushes.
     }

@@ -7,8 +7,10 @@
  * - `member-data.ts`: what is held for one member, made new for the next: `consultation-store.ts`
  *   (consultations by id, one read per change), `case-list.ts` (the list), `plan.ts` (whether they
  *   may ask), `prescriptions.ts`, `conversation.ts` (the navigator);
- * - `writes.ts`: keyed writes that wait out a lost connection (S14); `connection.ts`: whether the
- *   service answers; `delivery.ts`: live stream or polling; `seen-marks.ts`: unread answers;
+ * - `writes.ts`: keyed writes that wait out a lost connection (S14); `seen-marks.ts`: unread answers;
+ * - `service-link.ts` (`link`): the page's link to the service, which the session and the live
+ *   stream tell what they hear: `connection.ts`, whether the service answers, and `delivery.ts`,
+ *   live stream or polling;
  * - `placement.ts`: where a consultation shows and where a new question goes.
  *
  * Everything started for a member carries the member's scope (`signal`), which aborts when the
@@ -19,15 +21,15 @@
 import type { ConsultationView, MemberView, SubscriptionView } from '../client/browser-types.js';
 import { abortable } from '../client/retry.js';
 import type { CreatePrescriptionRequest } from '../client/types.js';
-import { ConnectionState, type Connection } from './connection.js';
+import type { Connection } from './connection.js';
 import { answeredCount } from './consultations.js';
 import type { Conversation } from './conversation.js';
-import { AnswerDelivery, type Delivery } from './delivery.js';
 import { Placement } from './placement.js';
 import { MemberData } from './member-data.js';
 import type { Eligibility, Plan } from './plan.js';
 import type { SentPrescription } from './prescriptions.js';
 import type { MessageTimes } from './seen-marks.js';
+import { ServiceLink } from './service-link.js';
 import { noMember, systemTimer, type LoadStatus, type MemberClient, type Timer } from './state-basics.js';
 import * as writes from './writes.js';
 
@@ -36,6 +38,7 @@ export { isWaiting } from './consultations.js';
 export type { Delivery } from './delivery.js';
 export type { Eligibility, Plan } from './plan.js';
 export type { SentPrescription } from './prescriptions.js';
+export type { ServiceLink } from './service-link.js';
 export type { LoadStatus, MemberClient } from './state-basics.js';
 
 export interface MemberStateOptions {
@@ -56,34 +59,31 @@ export class MemberState extends EventTarget {
   #member?: MemberView;
   #scope = new AbortController();
   #of: MemberData;
-  readonly #connection: ConnectionState;
-  readonly #delivery: AnswerDelivery;
   #changeQueued = false;
 
   /** Where a consultation shows and where a new question goes (see `placement.ts`); kept across members. */
   readonly placement = new Placement();
 
+  /**
+   * The page's link to the service (see `service-link.ts`): whether it answers and how answers
+   * arrive, told by the session and the live stream. Elements read `connection`.
+   */
+  readonly link: ServiceLink;
+
   constructor(options: MemberStateOptions) {
     super();
-    const timer = options.timer ?? systemTimer;
-    this.#connection = new ConnectionState({
+    this.link = new ServiceLink({
       client: options.client,
-      scope: () => this.#scope.signal,
-      timer,
-      changed: () => this.#changed(),
-      memberId: () => this.#member?.id,
-      watched: () => this.#delivery.watched,
-      back: () => this.#of.readAgain(this.#member),
-    });
-    this.#delivery = new AnswerDelivery({
+      timer: options.timer ?? systemTimer,
       pace: options.poll ?? { firstMs: 5_000, maxMs: 60_000 },
       visible:
         options.visible ?? (() => typeof document === 'undefined' || document.visibilityState !== 'hidden'),
-      timer,
+      scope: () => this.#scope.signal,
+      memberId: () => this.#member?.id,
+      back: () => this.#of.readAgain(this.#member),
       anyWaiting: () => this.#of.store.hasWaiting(),
       waiting: () => this.#of.store.waiting(),
       read: (id) => abortable(this.load(id, { fresh: true }), this.#scope.signal),
-      scope: () => this.#scope.signal,
       changed: () => this.#changed(),
     });
     this.#of = this.#partsFor(undefined);
@@ -120,10 +120,9 @@ export class MemberState extends EventTarget {
     // written); none are kept without a member.
     this.#of.seen.flush();
     this.#of = this.#partsFor(member?.id);
-    this.#connection.reset();
-    this.#delivery.reset();
+    this.link.reset();
     this.#changed();
-    this.#delivery.schedule();
+    this.link.schedule();
   }
 
   /** Signed out: the member's seen-marks go too. */
@@ -155,11 +154,6 @@ export class MemberState extends EventTarget {
   /** Takes a newer record of a consultation; an older one, or another member's, is ignored. */
   apply(record: ConsultationView): void {
     this.#of.store.apply(record);
-  }
-
-  /** Shows a consultation in the page's list: `placement.showConsultation`, kept for callers of this name. */
-  requestOpen(consultationId: string, { focus = true }: { focus?: boolean } = {}): boolean {
-    return this.placement.showConsultation(consultationId, { focus });
   }
 
   /** The member's consultations that the state knows (the list, and any read or created since), newest first. */
@@ -270,49 +264,9 @@ export class MemberState extends EventTarget {
     if (this.#of.markSeen(id)) this.#changed();
   }
 
-  /** Whether the service answers now. */
+  /** Whether the service answers now (see `link`). */
   get connection(): Connection {
-    return this.#connection.status;
-  }
-
-  /** Sign-in reached the service, or did not: the one "Reconnecting…" notice shows until it does. */
-  setReachable(reachable: boolean): void {
-    this.#connection.set(reachable ? 'online' : 'reconnecting');
-  }
-
-  /** A request to the proxy found nothing to answer it: the connection is lost unless one is answered soon. */
-  requestFailed(): void {
-    this.#connection.requestFailed();
-  }
-
-  /** A request to the proxy was answered. */
-  requestAnswered(): void {
-    this.#connection.requestAnswered();
-  }
-
-  /** Checks the connection now (the browser says it is online again). */
-  reconnect(): void {
-    this.#connection.reconnect();
-  }
-
-  /** The live stream opened or closed. */
-  setLive(live: boolean): void {
-    this.#delivery.setLive(live);
-  }
-
-  /** The proxy said whether it pushes answers (it has a webhook) or the page must poll. */
-  setDelivery(delivery: Delivery): void {
-    this.#delivery.setDelivery(delivery);
-  }
-
-  /** Whether the live stream is open. */
-  get live(): boolean {
-    return this.#delivery.live;
-  }
-
-  /** How answers reach the page now. */
-  get delivery(): Delivery {
-    return this.#delivery.delivery;
+    return this.link.connection;
   }
 
   /** Events may have been missed (the stream was reset): what is shown is read again. */
@@ -320,20 +274,9 @@ export class MemberState extends EventTarget {
     if (this.#member) this.#of.resync();
   }
 
-  /** An element shows consultations: while anyone watches, they are kept current. Answers the unwatch function. */
-  watch(): () => void {
-    return this.#delivery.watch();
-  }
-
-  /** The page became visible or hidden: polling follows. */
-  visibilityChanged(): void {
-    this.#delivery.schedule();
-  }
-
   /** Stops polling for good (the session is gone). */
   dispose(): void {
-    this.#delivery.stop();
-    this.#connection.stop();
+    this.link.stop();
     this.#scope.abort(new DOMException('The session ended', 'AbortError'));
   }
 
@@ -341,24 +284,24 @@ export class MemberState extends EventTarget {
     return new MemberData({
       memberId,
       signal: this.#scope.signal,
-      call: (run) => this.#connection.call(run),
-      send: (run, signal) => writes.keyedWrite(this.#connection, run, signal),
+      call: (run) => this.link.call(run),
+      send: (run, signal) => this.link.send(run, signal),
       changed: () => this.#changed(),
       recorded: (previous, record) => this.#recorded(previous, record),
-      listSettled: () => this.#delivery.schedule(),
+      listSettled: () => this.link.schedule(),
     });
   }
 
   /** A record changed: the page is told, and polling follows. */
   #recorded(previous: ConsultationView | undefined, record: ConsultationView): void {
-    this.#delivery.noteChange();
+    this.link.recordChanged();
     if (previous && answeredCount(record) > answeredCount(previous)) {
       this.dispatchEvent(new CustomEvent('answer', { detail: { consultationId: record.consultationId } }));
     }
     this.dispatchEvent(new CustomEvent('consultation', { detail: { previous, record } }));
     this.#changed();
     // A consultation that now waits for an answer may start polling.
-    this.#delivery.schedule();
+    this.link.schedule();
   }
 
   /** What a write needs, for the member signed in now (throws without one). */
@@ -366,11 +309,7 @@ export class MemberState extends EventTarget {
     return {
       memberId: this.#requireMember().id,
       data: this.#of,
-      send: async (run, signal) => {
-        const value = await writes.keyedWrite(this.#connection, run, signal);
-        this.#delivery.quicken();
-        return value;
-      },
+      send: (run, signal) => this.link.write(run, signal),
       changed: () => this.#changed(),
     };
   }

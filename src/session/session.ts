@@ -65,9 +65,9 @@ export class SessionManager extends EventTarget {
     return this.state.member;
   }
 
-  /** True while the live event stream is open (`state.live`); elements poll while it is not. */
+  /** True while the live event stream is open (`state.link.live`); elements poll while it is not. */
   get live(): boolean {
-    return this.state.live;
+    return this.state.link.live;
   }
   /** How long answers usually take, in hours, as the partner tells members (`reply-hours`). */
   replyHours = 24;
@@ -203,11 +203,11 @@ export class SessionManager extends EventTarget {
       response = await this.#fetchImpl(input, init);
     } catch (error) {
       // Nothing answered (not a request called off): the first sign of a lost connection.
-      if (!(error instanceof DOMException && error.name === 'AbortError')) this.state.requestFailed();
+      if (!(error instanceof DOMException && error.name === 'AbortError')) this.state.link.requestFailed();
       throw error;
     }
-    if (GATEWAY_FAILURES.has(response.status)) this.state.requestFailed();
-    else this.state.requestAnswered();
+    if (GATEWAY_FAILURES.has(response.status)) this.state.link.requestFailed();
+    else this.state.link.requestAnswered();
     const sent = new Headers(init.headers).get('authorization')?.replace(/^Bearer\s+/i, '');
     if (this.#grant.answered(sent, response)) this.#end('refused');
     return response;
@@ -286,13 +286,13 @@ export class SessionManager extends EventTarget {
   readonly #network = new NetworkSignals({
     // An ended session shows its own notice, and a new sign-in says whether it got through.
     offline: () => {
-      if (this.status !== 'expired') this.state.setReachable(false);
+      if (this.status !== 'expired') this.state.link.setReachable(false);
     },
     // With a member, one cheap read says whether the service answers; a sign-in waiting out the
     // outage tries again by itself; otherwise there is nothing to check.
     online: () => {
-      if (this.state.member) this.state.reconnect();
-      else if (this.status !== 'signing-in') this.state.setReachable(true);
+      if (this.state.member) this.state.link.reconnect();
+      else if (this.status !== 'signing-in') this.state.link.setReachable(true);
     },
   });
 
@@ -321,13 +321,13 @@ export class SessionManager extends EventTarget {
     options: () => this.#options,
     sessionUrl: () => this.#sessionUrl(),
     fetchImpl: () => this.#fetchImpl,
-    unreachable: () => this.state.setReachable(false),
+    unreachable: () => this.state.link.setReachable(false),
     signedIn: (answer) => {
       const grant = this.#grant.fromSignIn(answer);
       // Another member now: nothing of the previous one's may remain, in the client or in storage.
       this.member.signedIn(answer.user);
       this.#grant.keep(grant);
-      this.state.setReachable(true);
+      this.state.link.setReachable(true);
       this.#setStatus('ready');
       // Signed in again after the session ended: the stream comes back for whoever still listens.
       this.#live.resume();

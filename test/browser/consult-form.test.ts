@@ -411,7 +411,7 @@ describe('<consult-form>', () => {
 
       // Back: it goes out by itself.
       await setFaults(backend, { errorRate: 0 });
-      session.manager.state.reconnect();
+      session.manager.state.link.reconnect();
       await threadShown(form);
       expect(session.shadowRoot!.querySelector('[part~=connection]')).to.equal(null);
 
@@ -442,7 +442,7 @@ describe('<consult-form>', () => {
       expect(focused(form)).to.equal(textarea(form));
       expect(button(form, 'Cancel sending')).to.equal(undefined);
       await setFaults(backend, { errorRate: 0 });
-      session.manager.state.reconnect();
+      session.manager.state.link.reconnect();
       await waitUntil(() => session.manager.state.connection === 'online', 'back online', { timeout: 8000 });
       // A send still waiting would have gone out as the connection came back, ahead of this read
       // through the same proxy: once the read is answered, it had its chance.

@@ -55,7 +55,7 @@ describe('the demo backend in a page', () => {
     });
     const update = await received;
     stop();
-    expect(session.state.delivery).to.equal('push');
+    expect(session.state.link.delivery).to.equal('push');
     expect(update.consultationId).to.equal(created.consultationId);
     expect(update.status).to.equal('resolved');
   });

@@ -167,9 +167,9 @@ describe('the proxy at another path, on another origin, behind a compressing Exp
     // The stream is live: it has said something through the compressing server, so answers are pushed.
     await page.waitForFunction(() => {
       const session = document.querySelector('consult-session') as unknown as {
-        manager: { live: boolean; state: { delivery: string } };
+        manager: { live: boolean; state: { link: { delivery: string } } };
       };
-      return session.manager.live && session.manager.state.delivery === 'push';
+      return session.manager.live && session.manager.state.link.delivery === 'push';
     });
     const id = await thread.getAttribute('consultation-id');
     const answered = await fetch(`${sandbox.url}/_sandbox/consultations/${id}/answer`, {

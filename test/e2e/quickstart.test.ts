@@ -405,9 +405,9 @@ export const form = (
       // webhook (its publicUrl), so the page does not poll for them.
       await page.waitForFunction(() => {
         const session = document.querySelector('consult-session') as unknown as {
-          manager: { live: boolean; state: { delivery: string } };
+          manager: { live: boolean; state: { link: { delivery: string } } };
         };
-        return session.manager.live && session.manager.state.delivery === 'push';
+        return session.manager.live && session.manager.state.link.delivery === 'push';
       });
       // The simulated professional claims and answers it by themselves; no reload.
       const answer = thread.locator('[part~="answer"]').first();

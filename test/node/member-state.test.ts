@@ -169,8 +169,8 @@ describe('the member state', () => {
       const session = signedIn('alex', { poll: { firstMs: 100, maxMs: 400 } });
       await session.ready();
       const unwatch = session.watch();
-      await eventually('the live stream', () => session.state.live || undefined, 5000);
-      assert.equal(session.state.delivery, 'poll', 'the ready event said webhooks: false');
+      await eventually('the live stream', () => session.state.link.live || undefined, 5000);
+      assert.equal(session.state.link.delivery, 'poll', 'the ready event said webhooks: false');
       const created = await session.state.createConsultation(
         ['Is a cough after a cold normal?'],
         'key-poll-1',
@@ -205,7 +205,7 @@ describe('the member state', () => {
         },
       });
       await session.ready();
-      session.state.setDelivery('poll');
+      session.state.link.setDelivery('poll');
       const unwatch = session.watch();
       const created = await session.state.createConsultation(['Why do my knees ache?'], 'key-pace-1');
       // Each poll reads, finds nothing new, and waits longer.
@@ -240,7 +240,7 @@ describe('the member state', () => {
         timer: { set: (_run, ms) => asked.push(ms), clear: () => undefined },
       });
       state.setMember({ id: 'usr_1', language: 'en' });
-      state.setDelivery('poll');
+      state.link.setDelivery('poll');
       state.apply({
         consultationId: 'cns_1',
         userId: 'usr_1',
@@ -250,10 +250,10 @@ describe('the member state', () => {
       });
       assert.equal(asked.length, 0, 'no view watches');
       visible = false;
-      const unwatch = state.watch();
+      const unwatch = state.link.watch();
       assert.equal(asked.length, 0, 'hidden page');
       visible = true;
-      state.visibilityChanged();
+      state.link.visibilityChanged();
       assert.equal(asked.length, 1);
       unwatch();
       state.dispose();
@@ -297,18 +297,18 @@ describe('the member state', () => {
         },
       });
       state.setMember({ id: 'usr_1', language: 'en' });
-      state.setLive(true);
-      state.setDelivery('push');
+      state.link.setLive(true);
+      state.link.setDelivery('push');
       state.apply(waiting);
-      const unwatch = state.watch();
-      assert.equal(state.delivery, 'push');
+      const unwatch = state.link.watch();
+      assert.equal(state.link.delivery, 'push');
       assert.deepEqual(waits, [120_000], 'one slow check, not the polling pace');
       // Hidden for a while and shown again: the check still comes 2 minutes after the last one.
       visible = false;
-      state.visibilityChanged();
+      state.link.visibilityChanged();
       t.mock.timers.tick(90_000);
       visible = true;
-      state.visibilityChanged();
+      state.link.visibilityChanged();
       assert.deepEqual(waits, [120_000, 30_000], 'counted from the last check, not from being shown');
       await runs.at(-1)!();
       assert.deepEqual(reads, ['cns_1']);
@@ -352,7 +352,7 @@ describe('the member state', () => {
       await sleep(300);
       assert.equal(settled, false, 'it waits for the connection');
       link.down = false;
-      session.state.reconnect();
+      session.state.link.reconnect();
       const created = await sending;
       assert.equal(session.state.connection, 'online');
       assert.equal(creates(since), 1, 'it went out once, with its key');
@@ -378,7 +378,7 @@ describe('the member state', () => {
       cancel.abort();
       await assert.rejects(sending, (error: Error) => error.name === 'AbortError');
       link.down = false;
-      session.state.reconnect();
+      session.state.link.reconnect();
       await eventually('online', () => session.state.connection === 'online' || undefined, 5000);
       await sleep(200);
       assert.equal(creates(since), 0);
@@ -411,7 +411,7 @@ describe('the member state', () => {
         timer: { set: (run) => asked.push(run), clear: () => undefined },
       });
       state.setMember({ id: 'usr_1', language: 'en' });
-      const unwatch = state.watch();
+      const unwatch = state.link.watch();
       await assert.rejects(state.loadHistory());
       assert.equal(state.connection, 'reconnecting');
       assert.equal(asked.length, 1, 'a check is scheduled');
@@ -433,7 +433,7 @@ describe('the member state', () => {
       assert.equal(session.state.historyStatus.status, 'loading', 'still loading, not failed');
       assert.equal(session.state.plan.status, 'idle');
       link.down = false;
-      session.state.reconnect();
+      session.state.link.reconnect();
       await eventually('the list', () => session.state.historyStatus.status === 'ready' || undefined, 5000);
       assert.ok(session.state.consultations.length > 0);
     });
@@ -516,7 +516,7 @@ describe('the member state', () => {
       const waiting = conversation.messages.find((m) => m.text === 'Is a cold contagious?')!;
       assert.equal(waiting.status, 'sending', 'it waits, not "not sent"');
       await proxy.sandbox.control('/faults', { errorRate: 0 });
-      session.state.reconnect();
+      session.state.link.reconnect();
       await sending;
       const sent = conversation.messages.find((m) => m.text === 'Is a cold contagious?')!;
       assert.equal(sent.status, 'sent');
@@ -580,7 +580,7 @@ describe('the member state', () => {
       assert.ok(tab.state.unread.includes(id), 'new in every tab');
       // The other tab shows consultations: its stream is open.
       const unwatch = tab.watch();
-      await eventually('the other tab’s stream is open', () => tab.state.live || undefined, 5000);
+      await eventually('the other tab’s stream is open', () => tab.state.link.live || undefined, 5000);
 
       const since = proxy.mark();
       visit.state.markSeen(id);

@@ -90,7 +90,11 @@ describe('the placement', () => {
     state.placement.addList(history);
     state.setMember({ id: 'usr_a', language: 'en' });
     state.setMember({ id: 'usr_b', language: 'en' });
-    assert.equal(state.requestOpen('cns_1'), true, 'requestOpen asks the placement');
+    assert.equal(
+      state.placement.showConsultation('cns_1'),
+      true,
+      'the list registered before still shows it',
+    );
     assert.deepEqual(history.shown, [{ id: 'cns_1', focus: true }]);
     state.dispose();
   });

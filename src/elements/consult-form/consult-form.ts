@@ -2,17 +2,16 @@ import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import { ConsultThread } from '../consult-thread/consult-thread.js';
-import { errorNotice } from '../shared/error-notice.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
-import { ConsultSubmittedEvent } from '../shared/events.js';
-import { LocalizeController, translate } from '../shared/localize.js';
+import { LocalizeController } from '../shared/localize.js';
 import { PushOfferController, pushOfferStyles } from '../shared/push-offer.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 import { formPlacement } from './form-placement.js';
-import { configureThread, questionForm, refusalNotice, sentHere } from './form-view.js';
+import { configureThread, loadError, questionForm, refusalNotice, sentHere } from './form-view.js';
 import { questionField } from './question-field.js';
+import { QuestionSend } from './question-send.js';
 import { questionError, type Question } from './questions.js';
 import { QuestionsDraft } from './questions-draft.js';
 
@@ -74,9 +73,27 @@ export class ConsultForm extends SessionElement {
 
   /** The member's questions: forgotten, in memory, when the member changes (the session clears their stored drafts). */
   readonly #draft = this.member.holds(new QuestionsDraft(this));
-  #sending?: AbortController;
   #pendingText?: string;
   readonly #focus = new FocusController(this);
+  /** The send: one request at a time, with the draft's key, waiting out a lost connection (see `question-send.ts`). */
+  readonly #send = new QuestionSend(this, {
+    draft: this.#draft,
+    focus: this.#focus,
+    pushOffer: this.#pushOffer,
+    announce: (words) => this.announce(this.localize.t(words)),
+    reportError: (error) => this.reportError(error, 'createConsultation'),
+    showError: (kind) => (this.sendError = kind),
+    sent: (consultationId, listed) => {
+      this.#newForm();
+      if (listed) this.sentTo = { consultationId };
+      else this.submitted = { consultationId };
+    },
+    refused: (eligibility) => (this.refused = eligibility),
+    settled: () => {
+      // Text handed over while sending fills the form again, or waits for "ask another" after a success.
+      if (!this.submitted) this.#applyPendingText();
+    },
+  });
   /** The sent consultation's thread, kept while it is shown; the member's. */
   readonly #view = this.member.keep((): { thread?: ConsultThread } => ({}));
   /** Where the session's placement starts new questions: this form's box. */
@@ -129,12 +146,6 @@ export class ConsultForm extends SessionElement {
     this.#applyPendingText();
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    // The draft keeps the key: sending again later answers the same consultation, never a second one.
-    this.#sending?.abort();
-  }
-
   get #formReady(): boolean {
     const plan = this.#plan;
     return (
@@ -172,7 +183,7 @@ export class ConsultForm extends SessionElement {
     // Ctrl+Enter (⌘+Enter) sends, as in most message boxes; Enter alone is a new line.
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      void this.#submit();
+      this.#submit();
     }
   }
 
@@ -190,20 +201,19 @@ export class ConsultForm extends SessionElement {
 
   #onSubmit(event: Event): void {
     event.preventDefault();
-    void this.#submit();
+    this.#submit();
   }
 
-  async #submit(): Promise<void> {
+  #submit(): void {
     // One request in flight: a double click or Ctrl+Enter while sending does nothing more.
     if (this.busy) return;
     const state = this.memberState;
-    const owner = this.#draft.owner;
     if (this.#checking) {
       // Held until the member's plan is known; the button says why.
       this.announce(this.localize.t('checking'));
       return;
     }
-    if (!state || !owner || !this.#formReady) return;
+    if (!state || !this.#draft.owner || !this.#formReady) return;
 
     this.triedToSend = true;
     const { questions } = this.#draft;
@@ -214,54 +224,8 @@ export class ConsultForm extends SessionElement {
       this.#focusQuestion(firstInvalid.id);
       return;
     }
-
     const texts = questions.map((q) => q.text.trim());
-    const idempotencyKey = this.#draft.keyForSending(texts);
-
-    const controller = new AbortController();
-    this.#sending = controller;
-    this.busy = true;
-    this.sendError = undefined;
-    this.announce(this.localize.t('sendingStatus'));
-    // The scope of the member who sends: once they have gone, `state.signal` is the next member's.
-    const scope = state.signal;
-    try {
-      // In the member's scope: a sign-out meanwhile rejects it, and nothing below runs (S21).
-      // While the service cannot be reached it waits ("Waiting to send", which the member may cancel)
-      // and goes out by itself, with the same key, once the connection is back.
-      const consultation = await state.createConsultation(texts, idempotencyKey, controller.signal);
-      if (controller.signal.aborted || this.#draft.owner !== owner) return;
-      this.#draft.sent();
-      this.#newForm();
-      const { consultationId } = consultation;
-      // The page's list shows it (one live copy per page); without a list, the thread shows here.
-      if (state.placement.showConsultation(consultationId)) {
-        this.sentTo = { consultationId };
-        this.announce(this.localize.t('sentListed'));
-      } else {
-        this.submitted = { consultationId };
-        this.#focus.next('#sent');
-      }
-      this.#pushOffer.show();
-      this.emit(new ConsultSubmittedEvent({ consultationId, questions: texts.length }));
-    } catch (error) {
-      if (controller.signal.aborted || scope.aborted) return;
-      this.reportError(error, 'createConsultation');
-      const code = error instanceof ApiError ? error.code : undefined;
-      if (code === 'subscription_required' || code === 'user_inactive') {
-        this.refused = code === 'user_inactive' ? 'inactive' : 'no-subscription';
-        state.planRefused(this.refused);
-        // The form, and the button that had focus, give way to the notice: focus follows.
-        this.#focus.next('[part~="notice"]');
-      } else this.sendError = error instanceof ApiError && error.kind !== 'http' ? 'network' : 'failed';
-    } finally {
-      if (this.#sending === controller) {
-        this.#sending = undefined;
-        this.busy = false;
-        // Text handed over while sending fills the form again, or waits for "ask another" after a success.
-        if (!this.submitted) this.#applyPendingText();
-      }
-    }
+    void this.#send.send(state, texts);
   }
 
   #retryLoad(): void {
@@ -287,7 +251,9 @@ export class ConsultForm extends SessionElement {
     const { localize } = this;
     const plan = this.#plan;
     let content: TemplateResult;
-    if (plan.status === 'error') content = this.#renderLoadError();
+    // What failed, named: signing in, or the plan check.
+    if (plan.status === 'error')
+      content = loadError(localize, this.member.current !== undefined, () => this.#retryLoad());
     // While the member's plan is checked, the form is already there to type in; only sending waits.
     else if (this.#checking) content = this.#renderForm();
     else {
@@ -305,14 +271,6 @@ export class ConsultForm extends SessionElement {
     return html`<div part="base" lang=${localize.language} dir=${localize.dir}>
       ${this.renderAnnouncement()} ${content}
     </div>`;
-  }
-
-  #renderLoadError() {
-    // What failed, named: signing in, or the plan check.
-    const text = this.member.current
-      ? this.localize.t('loadFailed')
-      : translate(this.localize.language, 'session', 'signInFailed');
-    return errorNotice(text, this.localize.t('retry'), () => this.#retryLoad());
   }
 
   /** The new consultation's thread, under the name ConsultThread is registered as (see `dependencies`). */
@@ -339,16 +297,6 @@ export class ConsultForm extends SessionElement {
   }
 
   /**
-   * Stops waiting to send: the questions stay, with their key, so sending them later still makes
-   * one consultation.
-   */
-  #cancelSend = (): void => {
-    this.#sending?.abort();
-    const [first] = this.#draft.questions;
-    if (first) this.#focusQuestion(first.id);
-  };
-
-  /**
    * The "sent" note (and the offer under it) shows: the page's list does not show the question open
    * beside the form. Where a thread shows it (the list's, or the form's own), the offer is under
    * the thread's waiting note instead.
@@ -370,7 +318,7 @@ export class ConsultForm extends SessionElement {
       pushOffer: this.#pushOffer.render(localize.language),
       sendError: this.sendError,
       submitLabel: this.sendLabel(busy, localize.t('submit'), localize.t('sending')),
-      cancelSend: this.renderCancelSend(busy, this.#cancelSend),
+      cancelSend: this.renderCancelSend(busy, this.#send.cancel),
       question: (q, index) =>
         questionField(q, index, {
           error: this.#errorOf(q, index),
@@ -382,7 +330,7 @@ export class ConsultForm extends SessionElement {
         }),
       onSubmit: (event) => this.#onSubmit(event),
       onAdd: () => this.#add(),
-      onRetry: () => void this.#submit(),
+      onRetry: () => this.#submit(),
       onOpenSent: () => sentTo && this.memberState?.placement.showConsultation(sentTo.consultationId),
     });
   }

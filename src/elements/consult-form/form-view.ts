@@ -1,15 +1,15 @@
 /**
  * What `<consult-form>` shows, as views: the form (the note linking to a question just sent and the
  * notifications offer under it, the emergency notice, the questions, how many are used and left, a
- * send error, the send button with what it waits for), a refusal of the member's plan or account,
- * and a question sent and shown here.
+ * send error, the send button with what it waits for), a sign-in or plan check that failed, a
+ * refusal of the member's plan or account, and a question sent and shown here.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
 import { errorNotice } from '../shared/error-notice.js';
-import type { LocalizeController } from '../shared/localize.js';
+import { translate, type LocalizeController } from '../shared/localize.js';
 import type { Question } from './questions.js';
 
 export interface FormView {
@@ -90,6 +90,16 @@ export function questionForm(view: FormView): TemplateResult {
     </div>
     ${view.cancelSend}
   </form>`;
+}
+
+/** Signing in or the plan check failed (`signedIn`: the check), named, with "Try again". */
+export function loadError(
+  localize: LocalizeController<'form'>,
+  signedIn: boolean,
+  onRetry: () => void,
+): TemplateResult {
+  const text = signedIn ? localize.t('loadFailed') : translate(localize.language, 'session', 'signInFailed');
+  return errorNotice(text, localize.t('retry'), onRetry);
 }
 
 /** The member cannot ask: no plan, or an account that is not active; the partner's slot explains. */
