@@ -49,6 +49,8 @@ export class ConnectionState {
   #probe?: { timer: unknown; delay: number };
   /** A request failed: the connection counts as lost when this goes off, unless one is answered first. */
   #failedRequest?: unknown;
+  /** A check that the live stream's failure asked for is under way. */
+  #checking = false;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -100,14 +102,28 @@ export class ConnectionState {
   /**
    * A request to the proxy found nothing to answer it (no response, or a gateway's 502, 503 or
    * 504), while the client may still be trying it again: the connection is lost unless a request
-   * is answered within `FAILED_REQUEST_GRACE_MS`.
+   * is answered within `FAILED_REQUEST_GRACE_MS`. The live stream failing alone says less: a
+   * gateway may refuse its one path while every other request is answered, so one cheap read
+   * says at once which it is (the stream's own retries space these out).
    */
-  requestFailed(): void {
-    if (this.#status !== 'online' || this.#failedRequest !== undefined) return;
+  requestFailed(what: 'request' | 'stream' = 'request'): void {
+    if (this.#status !== 'online') return;
+    if (what === 'stream') return this.#check();
+    if (this.#failedRequest !== undefined) return;
     this.#failedRequest = this.#options.timer.set(() => {
       this.#failedRequest = undefined;
       this.set('reconnecting');
     }, FAILED_REQUEST_GRACE_MS);
+  }
+
+  /** One read of the member's, whose answer (or none) sets the connection; one at a time. */
+  #check(): void {
+    const memberId = this.#options.memberId();
+    if (!memberId || this.#checking) return;
+    this.#checking = true;
+    void this.call((client, signal) => client.getUserSubscriptions(memberId, { signal }))
+      .catch(() => undefined)
+      .finally(() => (this.#checking = false));
   }
 
   /** A request to the proxy was answered: a failure just before was a blip. */

@@ -67,9 +67,12 @@ export class ServiceLink {
     this.#connection.set(reachable ? 'online' : 'reconnecting');
   }
 
-  /** A request to the proxy found nothing to answer it: the connection is lost unless one is answered soon. */
-  requestFailed(): void {
-    this.#connection.requestFailed();
+  /**
+   * A request to the proxy found nothing to answer it: the connection is lost unless one is
+   * answered soon. The live stream's alone is checked with a read at once.
+   */
+  requestFailed(what: 'request' | 'stream' = 'request'): void {
+    this.#connection.requestFailed(what);
   }
 
   /** A request to the proxy was answered. */

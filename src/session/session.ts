@@ -111,7 +111,7 @@ export class SessionManager extends EventTarget {
         if (!grant) throw new Error('no session');
         return grant.token;
       },
-      fetch: (url, init) => this.#fetch(url, init),
+      fetch: (url, init) => this.#fetch(url, init, 'stream'),
       // A refused token: the next round signs in again once; a fresh token refused too has ended
       // the session (see #fetch), and the stream stops.
       refused: () => {
@@ -197,16 +197,21 @@ export class SessionManager extends EventTarget {
    * Every call to the proxy. A token the proxy refuses right after a sign-in that answered an
    * earlier refusal ends the session (S8): the next step would be a loop.
    */
-  async #fetch(input: string, init: RequestInit = {}): Promise<Response> {
+  async #fetch(
+    input: string,
+    init: RequestInit = {},
+    what: 'request' | 'stream' = 'request',
+  ): Promise<Response> {
     let response: Response;
     try {
       response = await this.#fetchImpl(input, init);
     } catch (error) {
       // Nothing answered (not a request called off): the first sign of a lost connection.
-      if (!(error instanceof DOMException && error.name === 'AbortError')) this.state.link.requestFailed();
+      if (!(error instanceof DOMException && error.name === 'AbortError'))
+        this.state.link.requestFailed(what);
       throw error;
     }
-    if (GATEWAY_FAILURES.has(response.status)) this.state.link.requestFailed();
+    if (GATEWAY_FAILURES.has(response.status)) this.state.link.requestFailed(what);
     else this.state.link.requestAnswered();
     const sent = new Headers(init.headers).get('authorization')?.replace(/^Bearer\s+/i, '');
     if (this.#grant.answered(sent, response)) this.#end('refused');

@@ -437,6 +437,42 @@ describe('the member state', () => {
       await eventually('the list', () => session.state.historyStatus.status === 'ready' || undefined, 5000);
       assert.ok(session.state.consultations.length > 0);
     });
+
+    it('tells a live stream refused on its own path from a lost connection: a read decides, and the member sees no "Reconnecting…"', async () => {
+      // A gateway in front of the proxy refuses the stream's path only; every other request is answered.
+      let streamTries = 0;
+      const gatewayRefusingTheStream: typeof fetch = (input, init) => {
+        if (!String(input).endsWith('/events')) return fetch(input, init);
+        streamTries++;
+        return Promise.resolve(new Response('', { status: 502 }));
+      };
+      const session = signedIn('sam', { fetch: gatewayRefusingTheStream });
+      await session.ready();
+      const seen = new Set<string>();
+      session.state.addEventListener('change', () => seen.add(session.state.connection));
+      const since = proxy.mark();
+      const unwatch = session.watch();
+      // Sam has nothing waiting, so nothing else is asked: before, each failed try of the stream
+      // showed "Reconnecting…" a second later, until a check found the service answering.
+      await eventually('three refused tries of the stream', () => streamTries >= 3 || undefined, 15_000);
+      const checks = proxy.upstreamCalls(since).filter((r) => r.path.endsWith('/subscriptions')).length;
+      assert.ok(checks >= 1, `a read checked after the stream's failures (${checks})`);
+      assert.equal(session.state.connection, 'online');
+      assert.ok(!seen.has('reconnecting'), 'never said reconnecting');
+      unwatch();
+    });
+
+    it('says reconnecting at once when the live stream fails and the check finds nothing to answer either', async () => {
+      const { link, fetch: through } = behindASwitch();
+      const session = signedIn('sam', { fetch: through });
+      await session.ready();
+      link.down = true;
+      // The stream is the only request: its failure, then the check's, is how the member learns.
+      const unwatch = session.watch();
+      await eventually('reconnecting', () => session.state.connection === 'reconnecting' || undefined, 5000);
+      link.down = false;
+      unwatch();
+    });
   });
 
   describe('the navigator conversation', () => {
