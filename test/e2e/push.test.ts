@@ -55,7 +55,7 @@ const shown = () =>
   });
 
 async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  const until = Date.now() + 5_000;
+  const until = Date.now() + 10_000;
   for (;;) {
     const value = await probe();
     if (value) return value;
@@ -113,9 +113,16 @@ describe('the push service worker in Chromium', () => {
       }),
     );
     const workerStarted = context.waitForEvent('serviceworker');
+    // A push delivered while the worker is still activating can be dropped: wait until it is active.
     await page.evaluate(
-      (url) =>
-        navigator.serviceWorker.register(url, { scope: '/' }).then(() => navigator.serviceWorker.ready),
+      async (url) => {
+        await navigator.serviceWorker.register(url, { scope: '/' });
+        const active = (await navigator.serviceWorker.ready).active!;
+        if (active.state === 'activated') return;
+        await new Promise<void>((resolve) =>
+          active.addEventListener('statechange', () => active.state === 'activated' && resolve()),
+        );
+      },
       `/consult/push/sw.js?page=${encodeURIComponent(`${origin}/portal/doctor`)}`,
     );
     registrationId = await registered;
