@@ -530,7 +530,8 @@ describe('S6: limits', () => {
     const slow = await proxyWith({ limits: { upstreamTimeoutMs: 200 } });
     const token = await slow.session('alex');
     const since = slow.mark();
-    await slow.sandbox.control('/faults', { latencyMs: 1000 });
+    // Far beyond the proxy's two tries of 200 ms, also on a loaded machine.
+    await slow.sandbox.control('/faults', { latencyMs: 2500 });
     try {
       const response = await slow.call('GET', '/consultation/cns_demo_alex_rash', { token });
       assert.equal(response.status, 504, response.text);
