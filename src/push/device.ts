@@ -156,14 +156,21 @@ export class PushDevice extends EventTarget {
   /**
    * A member is signed in: a subscription the browser holds for anyone else (the member before on
    * this device, in this tab or an earlier visit) ends, on the proxy with this member's token and
-   * in the browser, before anything could be told to it here.
+   * in the browser, before anything could be told to it here. The member's own is given to the
+   * proxy again, in their language now: a proxy whose store lost it (a restart of the memory store,
+   * Redis emptied) has it back, and its 60 days start again with each visit.
    */
   async keepOnlyFor(memberId: string): Promise<void> {
     if (!pushAvailable()) return;
     const subscription = await (await this.#registration())?.pushManager.getSubscription().catch(() => null);
     this.#endpoint = subscription?.endpoint;
-    if (!subscription || subscribedMember() === memberId) return;
-    await this.end(await this.#options.token().catch(() => undefined));
+    if (!subscription) return;
+    if (subscribedMember() !== memberId) return this.end(await this.#options.token().catch(() => undefined));
+    if (Notification.permission === 'granted')
+      await this.#call('PUT', '/push/subscription', {
+        ...subscription.toJSON(),
+        lang: this.#language(),
+      }).catch(() => undefined);
   }
 
   /**

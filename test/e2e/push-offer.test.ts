@@ -359,6 +359,30 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await context.close();
   });
 
+  it('a subscription the proxy lost (its store emptied or restarted) is back on the member’s next visit', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const calls = recordCalls(page);
+    await page.addInitScript(FAKE_PUSH);
+    await subscribeAlex(page, calls);
+    await store.delete('push-subscriptions:usr_demo_alex');
+    assert.equal(await devicesOf('alex'), 0);
+
+    calls.length = 0;
+    await page.reload();
+    await waitFor(() => calls.includes('PUT /consult/push/subscription 204'), calls.join('\n'));
+    assert.equal(await devicesOf('alex'), 1, 'the proxy keeps Alex’s device again');
+    const [kept] = JSON.parse((await store.get('push-subscriptions:usr_demo_alex'))!) as {
+      endpoint: string;
+    }[];
+    assert.equal(kept!.endpoint, await page.evaluate(() => localStorage.getItem('fake-push-endpoint')));
+    await page.locator('#sign-out').click();
+    await page.waitForFunction(() =>
+      (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
+    );
+    await context.close();
+  });
+
   it('another member signing in on the device ends the one before’s, on the proxy and in the browser', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
