@@ -428,7 +428,7 @@ describe('the event stream', () => {
     const stream = await open(short, 'noor');
     const expired = await stream.next((i) => i.event === 'session-expired', 3500);
     assert.equal(expired.data, '{}');
-    await eventually('the stream to end', () => stream.ended(), 1000);
+    await eventually('the stream to end', () => stream.ended(), 3000);
     const last = stream.items.filter((i) => i.event !== undefined).at(-1);
     assert.equal(last?.event, 'session-expired');
   });
