@@ -1,9 +1,10 @@
 /**
- * `npm test`: every check, the independent ones at the same time, in two lanes that keep two
+ * `npm test`: every check, the independent ones at the same time, in three lanes that keep two
  * cores busy while tests wait on servers, browsers and timers:
  * - the test builds (scripts/test-build.ts: the browser files, the packed package), then the
  *   end-to-end tests, the Next.js one (the longest) first;
- * - the typecheck, the lint, the Node tests, then the browser tests.
+ * - the typecheck, the lint, the Node tests, then the load tests;
+ * - the browser tests (from source, needing no build), which mostly wait on Chromium.
  * Each stage's output is printed whole when it ends (as it comes when only one lane runs), and a
  * summary closes with each stage's time and counts. Any failing stage fails the run.
  * `npm test -- node e2e` runs only the stages named (the build first when e2e is one of them).
@@ -94,9 +95,9 @@ const LANES: Stage[][] = [
       command: () =>
         nodeTest(longestFirst(testFiles('test/node').filter((file) => !UNDER_LOAD.includes(file)))),
     },
-    { name: 'browser', command: () => [bin('web-test-runner')] },
     { name: 'load', command: () => nodeTest(UNDER_LOAD) },
   ],
+  [{ name: 'browser', command: () => [bin('web-test-runner')] }],
 ];
 
 /** The pass and fail counts in a stage's output: node --test's closing lines, or Web Test Runner's. */
