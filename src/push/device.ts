@@ -12,6 +12,8 @@ export type PushOffer = 'unavailable' | 'refused' | 'offer' | 'on';
 const REFUSED_KEY = 'consult-elements:push-refused';
 /** Whose the browser's subscription is: a page signed in as anyone else ends it (S30). */
 const MEMBER_KEY = 'consult-elements:push-member';
+/** The language they asked for their notifications in (the element's), given again with the subscription. */
+const LANGUAGE_KEY = 'consult-elements:push-language';
 
 /**
  * Whether this browser can be told at all: the Push API and service workers, and, on iOS and
@@ -50,10 +52,21 @@ function subscribedMember(): string | null {
   }
 }
 
-function rememberSubscribedMember(memberId: string | undefined): void {
+/** The language the member's notifications were asked in, if this device remembers it. */
+function subscribedLanguage(): string | undefined {
+  try {
+    return localStorage.getItem(LANGUAGE_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberSubscribedMember(memberId: string | undefined, language?: string): void {
   try {
     if (memberId) localStorage.setItem(MEMBER_KEY, memberId);
     else localStorage.removeItem(MEMBER_KEY);
+    if (memberId && language) localStorage.setItem(LANGUAGE_KEY, language);
+    else localStorage.removeItem(LANGUAGE_KEY);
   } catch {
     // Storage is off: the subscription is then no one's here, and ends at the next sign-in.
   }
@@ -128,6 +141,8 @@ export class PushDevice extends EventTarget {
   readonly #options: PushDeviceOptions;
   /** The browser's subscription's endpoint, as last seen here: sign-out names it to the proxy. */
   #endpoint: string | undefined;
+  /** The member whose subscription this page gave the proxy again (see `keepOnlyFor`). */
+  #given: string | undefined;
 
   constructor(options: PushDeviceOptions) {
     super();
@@ -157,8 +172,9 @@ export class PushDevice extends EventTarget {
    * A member is signed in: a subscription the browser holds for anyone else (the member before on
    * this device, in this tab or an earlier visit) ends, on the proxy with this member's token and
    * in the browser, before anything could be told to it here. The member's own is given to the
-   * proxy again, in their language now: a proxy whose store lost it (a restart of the memory store,
-   * Redis emptied) has it back, and its 60 days start again with each visit.
+   * proxy again, once per page, in the language they asked in: a proxy whose store lost it (a
+   * restart of the memory store, Redis emptied) has it back, and its 60 days start again with each
+   * visit.
    */
   async keepOnlyFor(memberId: string): Promise<void> {
     if (!pushAvailable()) return;
@@ -166,11 +182,21 @@ export class PushDevice extends EventTarget {
     this.#endpoint = subscription?.endpoint;
     if (!subscription) return;
     if (subscribedMember() !== memberId) return this.end(await this.#options.token().catch(() => undefined));
-    if (Notification.permission === 'granted')
-      await this.#call('PUT', '/push/subscription', {
-        ...subscription.toJSON(),
-        lang: this.#language(),
-      }).catch(() => undefined);
+    // Once per page and member (a renewed token signs in again), in the language they asked in.
+    if (this.#given === memberId || Notification.permission !== 'granted') return;
+    this.#given = memberId;
+    const token = await this.#options.token().catch(() => undefined);
+    // Only with this member's own token: another may have signed in meanwhile.
+    if (!token || this.#options.member() !== memberId) return;
+    const saved = await this.#call(
+      'PUT',
+      '/push/subscription',
+      { ...subscription.toJSON(), lang: subscribedLanguage() ?? this.#language() },
+      token,
+    ).catch(() => undefined);
+    // The proxy no longer sends notifications: the browser's subscription ends too, not left "on".
+    if (saved?.status === 404 && saved.headers.get('content-type')?.includes('problem+json'))
+      await this.end();
   }
 
   /**
@@ -202,7 +228,7 @@ export class PushDevice extends EventTarget {
       await subscription.unsubscribe().catch(() => undefined);
       return 'offer';
     }
-    rememberSubscribedMember(this.#options.member());
+    rememberSubscribedMember(this.#options.member(), this.#language(language));
     this.#endpoint = subscription.endpoint;
     this.#changed();
     return 'on';

@@ -376,6 +376,17 @@ describe('signing out ends the device’s notifications in the demo portal', () 
       endpoint: string;
     }[];
     assert.equal(kept!.endpoint, await page.evaluate(() => localStorage.getItem('fake-push-endpoint')));
+    // Once per page: a sign-in again, as a renewed token makes, says `ready` again and gives it no second time.
+    await page.evaluate(() =>
+      (
+        document.querySelector('consult-session') as unknown as { manager: EventTarget }
+      ).manager.dispatchEvent(new CustomEvent('status', { detail: { status: 'ready' } })),
+    );
+    await page.waitForTimeout(300);
+    assert.deepEqual(
+      calls.filter((call) => call.startsWith('PUT')),
+      ['PUT /consult/push/subscription 204'],
+    );
     await page.locator('#sign-out').click();
     await page.waitForFunction(() =>
       (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
