@@ -26,6 +26,8 @@ const PROBE = { firstMs: 2_000, maxMs: 30_000 };
  * shows it within 2 s rather than after all of the client's retries.
  */
 export const FAILED_REQUEST_GRACE_MS = 1_000;
+/** How long the check a failed live stream asks for has to be answered. */
+export const STREAM_CHECK_GRACE_MS = 5_000;
 
 export interface ConnectionOptions {
   client: () => MemberClient;
@@ -104,16 +106,20 @@ export class ConnectionState {
    * 504), while the client may still be trying it again: the connection is lost unless a request
    * is answered within `FAILED_REQUEST_GRACE_MS`. The live stream failing alone says less: a
    * gateway may refuse its one path while every other request is answered, so one cheap read
-   * says at once which it is (the stream's own retries space these out).
+   * says at once which it is (the stream's own retries space these out), within
+   * `STREAM_CHECK_GRACE_MS`, which a slow network's answer fits in.
    */
   requestFailed(what: 'request' | 'stream' = 'request'): void {
     if (this.#status !== 'online') return;
-    if (what === 'stream') return this.#check();
+    if (what === 'stream') this.#check();
     if (this.#failedRequest !== undefined) return;
-    this.#failedRequest = this.#options.timer.set(() => {
-      this.#failedRequest = undefined;
-      this.set('reconnecting');
-    }, FAILED_REQUEST_GRACE_MS);
+    this.#failedRequest = this.#options.timer.set(
+      () => {
+        this.#failedRequest = undefined;
+        this.set('reconnecting');
+      },
+      what === 'stream' ? STREAM_CHECK_GRACE_MS : FAILED_REQUEST_GRACE_MS,
+    );
   }
 
   /** One read of the member's, whose answer (or none) sets the connection; one at a time. */

@@ -373,8 +373,8 @@ describe('<consult-thread>', () => {
         return backend.fetch(input, init);
       };
       // The polls waiting or running: once there are none, the polling has stopped. The connection's
-      // own checks share the timer (a failed stream request gives the connection 1 s, a probe waits
-      // 2 s or more) and go on while the stream stays blocked; the polls are the waits within the pace.
+      // own waits share the timer (the grace after a failed request, 1 s or more; its probes, 2 s or
+      // more) and go on while the stream stays blocked; the polls are the waits within the pace.
       const pace = { firstMs: 100, maxMs: 400 };
       const polling = { waiting: new Set<unknown>(), running: 0 };
       const pollTimer = {

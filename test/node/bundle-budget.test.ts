@@ -35,7 +35,7 @@ const CLASSIC_MARKDOWN_KIB = 25.7;
  * a sign-in heard the browser back online during a try and a refused live stream was checked with one
  * read (0.1 KiB); the aim is 0.6×
  * deep-chat's bundle, about 65 KiB, and then 50 KiB. `entry`, the loader alone, likewise. `language`
- * too: Arabic, the largest, is 4.2 KiB with the names of professionals' roles and specialties, and
+ * too: Arabic, the largest, is 4.3 KiB with the names of professionals' roles and specialties, and
  * 4.4 KiB as the classic script's file with the notifications offer's words. The classic script likewise, its main
  * file (`classic`) and, apart, the marked and DOMPurify it loads with the first answer
  * (`classicMarkdown`).

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ConsultationView } from '../../src/client/browser-types.js';
 import { ApiError } from '../../src/client/errors.js';
+import { STREAM_CHECK_GRACE_MS } from '../../src/session/connection.js';
 import { MemberState } from '../../src/session/member-state.js';
 import { SessionManager } from '../../src/session/session.js';
 import { eventually, sleep, startTestProxy, type TestProxy } from './support/proxy.js';
@@ -457,9 +458,27 @@ describe('the member state', () => {
       await eventually('three refused tries of the stream', () => streamTries >= 3 || undefined, 15_000);
       const checks = proxy.upstreamCalls(since).filter((r) => r.path.endsWith('/subscriptions')).length;
       assert.ok(checks >= 1, `a read checked after the stream's failures (${checks})`);
+      assert.ok(checks <= streamTries, `at most one check for each failure of the stream (${checks})`);
       assert.equal(session.state.connection, 'online');
       assert.ok(!seen.has('reconnecting'), 'never said reconnecting');
       unwatch();
+    });
+
+    it('says reconnecting when the live stream fails and the check it asks for is not answered in time', async (t) => {
+      // The proxy takes the stream's request and then nothing answers, neither it nor the check.
+      let hanging = false;
+      const stalled: typeof fetch = (input, init) =>
+        hanging ? new Promise<Response>(() => undefined) : fetch(input, init);
+      const session = signedIn('sam', { fetch: stalled });
+      await session.ready();
+      t.mock.timers.enable({ apis: ['setTimeout'] });
+      hanging = true;
+      session.state.link.requestFailed('stream');
+      t.mock.timers.tick(STREAM_CHECK_GRACE_MS - 1);
+      assert.equal(session.state.connection, 'online', 'a slow answer still has time');
+      t.mock.timers.tick(1);
+      assert.equal(session.state.connection, 'reconnecting');
+      t.mock.timers.reset();
     });
 
     it('says reconnecting at once when the live stream fails and the check finds nothing to answer either', async () => {

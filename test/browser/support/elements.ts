@@ -36,7 +36,8 @@ export const sandboxPost = (backend: DemoBackend, path: string, body?: unknown) 
 /**
  * @open-wc/testing's `waitUntil`, waiting up to 5 s unless told otherwise (its own default is 1 s):
  * what the tests wait for is mostly a round trip through the proxy and sandbox in the page, which
- * a loaded machine can take longer than 1 s to make. Only how long a failure takes to show changes.
+ * a loaded machine can take longer than 1 s to make. A test that checks that something comes soon
+ * gives its own timeout (or checks the timing in Node, with mocked timers).
  */
 export function waitUntil(
   condition: () => unknown,
