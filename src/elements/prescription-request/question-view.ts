@@ -25,9 +25,11 @@ export function surveyQuestion(
   const id = `q-${q.id}`;
   const hint = q.hint ? textIn(q.hint, language) : '';
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  const label = html`${textIn(q.label, language)}${
-    q.required ? nothing : html` <span class="optional">${localize.t('optional')}</span>`
-  }`;
+  // The space before "(optional)" sits between two parts of one template: the build's template
+  // minifier drops whitespace that starts a template (test/node/template-spaces.test.ts).
+  const label = q.required
+    ? html`${textIn(q.label, language)}`
+    : html`${textIn(q.label, language)} <span class="optional">${localize.t('optional')}</span>`;
   const hintLine = hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : nothing;
   const errorLine = error ? html`<p class="error" id="${id}-error">${error}</p>` : nothing;
 
