@@ -20,6 +20,8 @@ const EMERGENCY = new RegExp(
   [
     // English
     "chest pain|can'?t breathe|cannot breathe|difficulty breathing|struggling to breathe|unconscious|fainted|seizure|stroke|suicid|kill myself|overdose|severe bleeding|anaphyla",
+    // English, as people write a heart attack or a stroke: "my chest hurts", "my arm is numb", "her face is drooping"
+    'chest (?:hurts|is hurting|feels (?:tight|heavy)|tightness)|(?:tightness|pressure|crushing pain) in (?:my |the |his |her )?chest|(?:arm|face) (?:is |feels |went |has gone )?numb|numb(?:ness in)? (?:my |his |her )?(?:left )?(?:arm|face)|face (?:is )?drooping|slurred speech|speech is slurred',
     // German, French, Spanish, Dutch
     'brustschmerz|atemnot|bewusstlos|krampfanfall|schlaganfall|douleur (?:à|a) la poitrine|douleur thoracique|inconscient|(?:je )?ne peux pas respirer|dolor (?:en el|de) pecho|no puedo respirar|inconsciente|pijn op de borst|kan niet ademen|bewusteloos|beroerte',
     // Arabic: chest pain, cannot breathe, unconscious, stroke, suicide

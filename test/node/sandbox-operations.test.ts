@@ -895,6 +895,9 @@ describe('sandbox operations', () => {
       'I have chest pain spreading to my arm',
       "My dad can't breathe properly",
       'My friend fainted and is unconscious',
+      'My chest hurts and my left arm is numb',
+      'Tightness in my chest and I feel sick',
+      'Her face is drooping and her speech is slurred',
     ];
     for (const message of emergencies) {
       it(`19 an emergency is urgent: "${message}"`, async () => {
