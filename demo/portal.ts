@@ -108,9 +108,15 @@ themeSelect?.addEventListener('change', () => {
   }
 });
 
-document.querySelector('#sign-out')?.addEventListener('click', async () => {
+document.querySelector('#sign-out')?.addEventListener('click', async (event) => {
   session?.signOut();
   await fetch('/demo/sign-out', { method: 'POST' });
+  // The portal's own header follows: nobody is signed in now, and the member form signs one in.
+  const memberLabel = document.querySelector('label[for="member"]');
+  if (memberLabel) memberLabel.textContent = 'Sign in as';
+  const switchButton = document.querySelector('#sign-in button[type="submit"]');
+  if (switchButton) switchButton.textContent = 'Sign in';
+  (event.target as HTMLButtonElement).hidden = true;
 });
 
 // A partner listens to the elements' events for its own analytics: ids and states only.

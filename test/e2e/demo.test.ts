@@ -216,6 +216,9 @@ describe('the demo portal in Chromium', () => {
     const leftovers = await everything();
     for (const word of ['Kestrelmarker', '142/91', 'vitamin D', 'itchy, dry patch'])
       assert.ok(!leftovers.includes(word), `nothing of Alex's is on the page after sign-out: ${word}`);
+    // The portal's header no longer says he is signed in.
+    assert.equal(await page.locator('label[for="member"]').textContent(), 'Sign in as');
+    assert.equal(await page.locator('#sign-out').isVisible(), false);
     assert.deepEqual(errors, [], 'no uncaught error on the page');
     await context.close();
   });
