@@ -259,7 +259,7 @@ describe('<case-history>', () => {
         'Answered',
         'Closed',
       ]);
-      expect(items[0]!.querySelector('.who')!.textContent).to.equal('Waiting for a doctor');
+      expect(items[0]!.querySelector('.who')!.textContent).to.equal('Waiting for a professional');
       // When the latest message came is known only for what this tab saw arrive: else the case's date.
       const full = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
       ALEX_NEWEST_FIRST.forEach((id, index) => {

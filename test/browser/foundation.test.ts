@@ -351,7 +351,7 @@ describe('the elements’ shared base', () => {
       await waitUntil(() => rows(history).length === before + 1, 'the new case is listed', { timeout: 5000 });
       const first = rows(history)[0]!.closest('li')!;
       expect(first.textContent).to.contain('Is a daily walk enough exercise');
-      expect(first.querySelector('.who')!.textContent).to.equal('Waiting for a doctor');
+      expect(first.querySelector('.who')!.textContent).to.equal('Waiting for a professional');
 
       // Once the list no longer shows it, the form's note links to it, and opens it again.
       await form.updateComplete;

@@ -109,7 +109,7 @@ describe('screen readers', () => {
     expect(user.id).to.be.a('string');
     const tree = await accessibilityTree();
     const [dizzy] = buttonsAbout(tree, 'dizzy');
-    expect(dizzy!.name).to.match(/^Waiting for a doctor, asked (now|\d+ seconds? ago)$/);
+    expect(dizzy!.name).to.match(/^Waiting for a professional, asked (now|\d+ seconds? ago)$/);
     expect(dizzy!.description).to.contain('Is it normal to feel dizzy after standing up?');
   });
 

@@ -93,7 +93,7 @@ export function consultationRow(
         ><span class="dot" aria-hidden="true"></span>${localize.t('newAnswer')}</span
       >`,
     );
-  if (waiting) parts.push(html`<span class="who">${localize.t('waitingForDoctor')}</span>`);
+  if (waiting) parts.push(html`<span class="who">${localize.t('waitingForProfessional')}</span>`);
   else {
     if (who) parts.push(html`<span class="who" dir="auto">${who}</span>`);
     parts.push(statusBadge(c.status, localize.language, { labelled: false }));

@@ -129,7 +129,7 @@ const ar: Translation = {
       other: '{count} إجابة جديدة',
     },
     you: 'أنت',
-    waitingForDoctor: 'بانتظار طبيب',
+    waitingForProfessional: 'بانتظار أخصائي',
     askedAt: 'أُرسل {time}',
   },
   thread: {

@@ -88,7 +88,7 @@ const de: Translation = {
     newAnswer: 'Neue Antwort',
     unread: { one: '{count} neue Antwort', other: '{count} neue Antworten' },
     you: 'Sie',
-    waitingForDoctor: 'Wartet auf einen Arzt',
+    waitingForProfessional: 'Wartet auf eine Fachperson',
     askedAt: 'gefragt {time}',
   },
   thread: {

@@ -86,7 +86,7 @@ const en = {
     newAnswer: 'New answer',
     unread: { one: '{count} new answer', other: '{count} new answers' },
     you: 'You',
-    waitingForDoctor: 'Waiting for a doctor',
+    waitingForProfessional: 'Waiting for a professional',
     askedAt: 'asked {time}',
   },
   thread: {

@@ -111,7 +111,7 @@ const es: Translation = {
       other: '{count} respuestas nuevas',
     },
     you: 'Tú',
-    waitingForDoctor: 'Esperando a un médico',
+    waitingForProfessional: 'Esperando a un profesional',
     askedAt: 'enviada {time}',
   },
   thread: {

@@ -111,7 +111,7 @@ const fr: Translation = {
       other: '{count} nouvelles réponses',
     },
     you: 'Vous',
-    waitingForDoctor: 'En attente d’un médecin',
+    waitingForProfessional: 'En attente d’un professionnel',
     askedAt: 'posée {time}',
   },
   thread: {

@@ -83,7 +83,7 @@ const nl: Translation = {
     newAnswer: 'Nieuw antwoord',
     unread: { one: '{count} nieuw antwoord', other: '{count} nieuwe antwoorden' },
     you: 'U',
-    waitingForDoctor: 'Wacht op een arts',
+    waitingForProfessional: 'Wacht op een zorgverlener',
     askedAt: 'gesteld {time}',
   },
   thread: {
