@@ -358,6 +358,55 @@ describe('the event stream', () => {
     extraProxies.push(limited);
   });
 
+  it('two events recorded at once reach the stream both, in their order, when published out of it', async () => {
+    // On Redis two deliveries at once can publish in the other order than they were numbered: this
+    // store publishes the member's first event only once the next one has been published.
+    class PublishesOutOfOrder extends MemoryStore {
+      #held: (() => void) | undefined;
+      #done = false;
+      override async publish(channel: string, message: string): Promise<void> {
+        if (this.#done || !channel.includes('events:')) return super.publish(channel, message);
+        if (!this.#held) {
+          await new Promise<void>((resolve) => (this.#held = resolve));
+          return super.publish(channel, message);
+        }
+        this.#done = true;
+        await super.publish(channel, message);
+        this.#held();
+      }
+    }
+    const outOfOrder = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      heartbeatMs: 100,
+      store: new PublishesOutOfOrder(),
+    });
+    extraProxies.push(outOfOrder);
+    const stream = await open(outOfOrder, 'alex');
+    const answers = await Promise.all([
+      deliver(signed({ type: 'questionResolved', caseId: 'cns_demo_alex_rash', userId: ALEX }), outOfOrder),
+      deliver(signed({ type: 'consultationClosed', caseId: 'cns_demo_alex_bp', userId: ALEX }), outOfOrder),
+    ]);
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200],
+    );
+    await eventually('both events', () => stream.events('consultation').length === 2 || undefined, 3000);
+    const numbers = stream.events('consultation').map((item) => Number(item.id?.split('.')[1]));
+    assert.deepEqual(
+      numbers,
+      [...numbers].sort((a, b) => a - b),
+      'in the order they were numbered',
+    );
+    assert.deepEqual(
+      consultationEvents(stream)
+        .map((event) => event['consultationId'])
+        .sort(),
+      ['cns_demo_alex_bp', 'cns_demo_alex_rash'],
+    );
+    stream.close();
+  });
+
   it('starts with a comment and a ready event, keeps alive with heartbeat comments, no-store, no-transform and no buffering', async () => {
     const stream = await open(limited, 'alex');
     // A comment at once, so intermediaries that wait for the body pass the stream on; then ready.

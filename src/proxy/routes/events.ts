@@ -230,8 +230,19 @@ export function eventRoutes(core: ProxyCore) {
             void stream.writeSSE({ event: 'reset', data: '{}' }).catch(finish);
           }
           if (event.id <= sentUpTo) return;
+          if (event.id > sentUpTo + 1) {
+            // Two events recorded at once can be published out of their order: the one numbered
+            // first is read from the log before this one goes, so the member gets both, in order.
+            waiting.push(event);
+            catchUpUntilDone();
+            return;
+          }
           sentUpTo = event.id;
           void stream.writeSSE({ id: eventId(event), event: 'consultation', data: event.data }).catch(finish);
+        };
+        const deliver = (event: LoggedEvent) => {
+          if (replaying) waiting.push(event);
+          else send(event);
         };
         const unsubscribe = core.store.subscribe(eventsChannel(userId), (message) => {
           let event: LoggedEvent;
@@ -240,8 +251,7 @@ export function eventRoutes(core: ProxyCore) {
           } catch {
             return;
           }
-          if (replaying) waiting.push(event);
-          else send(event);
+          deliver(event);
         });
         // This session ended (signed out here, or everywhere): the stream says so and closes.
         const unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), (message) => {
@@ -261,10 +271,12 @@ export function eventRoutes(core: ProxyCore) {
               // Numbers this stream has sent are not handed out again: the count moves past them.
               if (missed.latest < sentUpTo) await countPast(core, userId, sentUpTo);
               await stream.writeSSE({ event: 'reset', data: '{}' });
+              // The elements read everything again: what came before the reset is not sent.
+              sentUpTo = Math.max(sentUpTo, missed.latest);
             } else for (const event of missed.events) send(event);
           } finally {
             replaying = false;
-            for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
+            for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) deliver(event);
           }
         };
         // The store may not answer yet (its connection comes back a moment later than the
@@ -306,13 +318,18 @@ export function eventRoutes(core: ProxyCore) {
             data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString(), webhooks }),
           });
           const missed = await missedSince(core, userId, replayFrom, generation);
-          // Too old to replay (or not an id of ours): the elements read everything again.
-          if (missed.gap) await stream.writeSSE({ event: 'reset', data: '{}' });
-          for (const event of missed.events) send(event);
-          // After a reset the elements read everything again: what came before it is not sent.
-          if (missed.gap) sentUpTo = Math.max(sentUpTo, missed.latest);
+          if (missed.gap) {
+            // Too old to replay (or not an id of ours): the elements read everything again, and
+            // what came before the reset is not sent.
+            await stream.writeSSE({ event: 'reset', data: '{}' });
+            sentUpTo = Math.max(sentUpTo, missed.latest);
+          } else {
+            // The stream runs on from where it starts (or from the Last-Event-ID).
+            sentUpTo = Math.max(sentUpTo, replayFrom ?? 0);
+            for (const event of missed.events) send(event);
+          }
           replaying = false;
-          for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) send(event);
+          for (const event of waiting.splice(0).sort((a, b) => a.id - b.id)) deliver(event);
           await finished;
         } finally {
           stopHeartbeat();
