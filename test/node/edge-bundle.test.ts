@@ -8,8 +8,9 @@
  * the proxy remembers for a member: times, read marks, kept prescription requests); 122.2 KiB with
  * the notification routes (subscriptions, the service's own notifications; the sending, with
  * `web-push`, is the Node entry's alone), 122.5 KiB once a sign-out can name the device's push
- * subscription for the proxy to forget in the same request. The budget is held just above that, so
- * no change adds weight unnoticed.
+ * subscription for the proxy to forget in the same request, 122.6 KiB once a live stream reads
+ * from the log an event published out of its order. The budget is held just above that, so no
+ * change adds weight unnoticed.
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,7 @@ import { describe, it } from 'node:test';
 import { build, type Metafile } from 'esbuild';
 
 const KiB = 1024;
-const BUDGET = 122.6 * KiB;
+const BUDGET = 122.8 * KiB;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const PARTNER_WORKER = `
