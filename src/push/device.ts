@@ -28,48 +28,31 @@ export function pushAvailable(): boolean {
   return !apple || (navigator as { standalone?: boolean }).standalone === true;
 }
 
-function refusedHere(): boolean {
+/**
+ * What this device remembers (localStorage), or nothing where storage is off: the browser's own
+ * "denied" still holds then, and a subscription that is no one's here ends at the next sign-in.
+ */
+function remembered(key: string): string | undefined {
   try {
-    return localStorage.getItem(REFUSED_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-function rememberRefusal(): void {
-  try {
-    localStorage.setItem(REFUSED_KEY, '1');
-  } catch {
-    // Storage is off: the browser's own "denied" is remembered anyway.
-  }
-}
-
-function subscribedMember(): string | null {
-  try {
-    return localStorage.getItem(MEMBER_KEY);
-  } catch {
-    return null;
-  }
-}
-
-/** The language the member's notifications were asked in, if this device remembers it. */
-function subscribedLanguage(): string | undefined {
-  try {
-    return localStorage.getItem(LANGUAGE_KEY) ?? undefined;
+    return localStorage.getItem(key) ?? undefined;
   } catch {
     return undefined;
   }
 }
 
-function rememberSubscribedMember(memberId: string | undefined, language?: string): void {
+function remember(key: string, value: string | undefined): void {
   try {
-    if (memberId) localStorage.setItem(MEMBER_KEY, memberId);
-    else localStorage.removeItem(MEMBER_KEY);
-    if (memberId && language) localStorage.setItem(LANGUAGE_KEY, language);
-    else localStorage.removeItem(LANGUAGE_KEY);
+    if (value === undefined) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
   } catch {
-    // Storage is off: the subscription is then no one's here, and ends at the next sign-in.
+    // Storage is off: see `remembered`.
   }
+}
+
+/** Whose the browser's subscription is, and the language they asked in; none: no one's. */
+function rememberSubscribed(memberId?: string, language?: string): void {
+  remember(MEMBER_KEY, memberId);
+  remember(LANGUAGE_KEY, memberId ? language : undefined);
 }
 
 interface ScriptUrlPolicy {
@@ -161,11 +144,12 @@ export class PushDevice extends EventTarget {
   /** What to show now: no offer where it cannot work or was refused; `on` once subscribed. */
   async offer(): Promise<PushOffer> {
     if (!pushAvailable()) return 'unavailable';
-    if (Notification.permission === 'denied' || refusedHere()) return 'refused';
+    if (Notification.permission === 'denied' || remembered(REFUSED_KEY) === '1') return 'refused';
     if (Notification.permission !== 'granted') return 'offer';
     const subscription = await (await this.#registration())?.pushManager.getSubscription();
     this.#endpoint = subscription?.endpoint;
-    return subscription && subscribedMember() === this.#options.member() ? 'on' : 'offer';
+    const member = this.#options.member();
+    return subscription && member && remembered(MEMBER_KEY) === member ? 'on' : 'offer';
   }
 
   /**
@@ -181,7 +165,8 @@ export class PushDevice extends EventTarget {
     const subscription = await (await this.#registration())?.pushManager.getSubscription().catch(() => null);
     this.#endpoint = subscription?.endpoint;
     if (!subscription) return;
-    if (subscribedMember() !== memberId) return this.end(await this.#options.token().catch(() => undefined));
+    if (remembered(MEMBER_KEY) !== memberId)
+      return this.end(await this.#options.token().catch(() => undefined));
     // Once per page and member (a renewed token signs in again), in the language they asked in.
     if (this.#given === memberId || Notification.permission !== 'granted') return;
     this.#given = memberId;
@@ -191,7 +176,7 @@ export class PushDevice extends EventTarget {
     const saved = await this.#call(
       'PUT',
       '/push/subscription',
-      { ...subscription.toJSON(), lang: subscribedLanguage() ?? this.#language() },
+      { ...subscription.toJSON(), lang: remembered(LANGUAGE_KEY) ?? this.#language() },
       token,
     ).catch(() => undefined);
     // The proxy no longer sends notifications: the browser's subscription ends too, not left "on".
@@ -207,7 +192,7 @@ export class PushDevice extends EventTarget {
     if (!pushAvailable()) return 'unavailable';
     const permission = await Notification.requestPermission();
     if (permission !== 'granted') {
-      rememberRefusal();
+      remember(REFUSED_KEY, '1');
       this.#changed();
       return 'refused';
     }
@@ -228,7 +213,7 @@ export class PushDevice extends EventTarget {
       await subscription.unsubscribe().catch(() => undefined);
       return 'offer';
     }
-    rememberSubscribedMember(this.#options.member(), this.#language(language));
+    rememberSubscribed(this.#options.member(), this.#language(language));
     this.#endpoint = subscription.endpoint;
     this.#changed();
     return 'on';
@@ -236,7 +221,7 @@ export class PushDevice extends EventTarget {
 
   /** "Not now": remembered on this device, and not offered again. */
   refuse(): void {
-    rememberRefusal();
+    remember(REFUSED_KEY, '1');
     this.#changed();
   }
 
@@ -262,7 +247,7 @@ export class PushDevice extends EventTarget {
         );
       await subscription.unsubscribe();
       this.#endpoint = undefined;
-      rememberSubscribedMember(undefined);
+      rememberSubscribed();
     } catch {
       // No worker, or no access to it: nothing to end.
     } finally {
