@@ -105,12 +105,7 @@ export class SessionManager extends EventTarget {
     this.#live = new LiveUpdates({
       state: this.state,
       url: () => `${this.#options.endpoint.replace(/\/$/, '')}/events`,
-      token: async () => {
-        await this.ready();
-        const grant = this.#grant.current;
-        if (!grant) throw new Error('no session');
-        return grant.token;
-      },
+      token: () => this.#signedInToken(),
       fetch: (url, init) => this.#fetch(url, init, 'stream'),
       // A refused token: the next round signs in again once; a fresh token refused too has ended
       // the session (see #fetch), and the stream stops.
@@ -133,12 +128,7 @@ export class SessionManager extends EventTarget {
   /** The member's notifications, on this device and by the service. */
   readonly #notifications = new DeviceNotifications({
     endpoint: () => this.#options.endpoint,
-    token: async () => {
-      await this.ready();
-      const token = this.#grant.current?.token;
-      if (!token) throw new Error('no session');
-      return token;
-    },
+    token: () => this.#signedInToken(),
     fetch: () => this.#fetchImpl,
     language: () => this.member.current?.language ?? globalThis.document?.documentElement.lang ?? 'en',
     member: () => this.member.current?.id,
@@ -149,6 +139,14 @@ export class SessionManager extends EventTarget {
     if (!this.#notifications.use(worker)) return;
     this.#keepPushForMember();
     this.dispatchEvent(new Event('push'));
+  }
+
+  /** The member's widget token once signed in (signing in first when needed); rejects without a session. */
+  async #signedInToken(): Promise<string> {
+    await this.ready();
+    const token = this.#grant.current?.token;
+    if (!token) throw new Error('no session');
+    return token;
   }
 
   #keepPushForMember(): void {
