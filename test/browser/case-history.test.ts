@@ -591,6 +591,12 @@ describe('<case-history>', () => {
       );
       expect(rows(element)).to.have.length(50);
       expect(cards(element)[0]!.textContent).to.contain('Scripted question 999');
+      // Rows far off screen are neither laid out nor painted until they near it (content-visibility);
+      // they stay in the accessibility tree and in keyboard order.
+      const onScreen = { contentVisibilityAuto: true } as CheckVisibilityOptions;
+      expect(rows(element)[0]!.checkVisibility(onScreen)).to.equal(true);
+      expect(rows(element).at(-1)!.checkVisibility(onScreen)).to.equal(false);
+      expect(rows(element).at(-1)!.checkVisibility()).to.equal(true);
     });
 
     it('writes the seen-marks of 1,000 consultations once, and the list stays usable', async () => {

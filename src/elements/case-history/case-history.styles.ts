@@ -30,6 +30,9 @@ export const styles = css`
     border-radius: var(--_radius);
     background: var(--_surface);
     min-inline-size: 0;
+    /* Rows off screen are not laid out or painted until they near it: a long list costs what shows. */
+    content-visibility: auto;
+    contain-intrinsic-size: auto 7.5rem;
   }
   .row:hover {
     background: var(--_surface-raised);
