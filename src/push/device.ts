@@ -190,30 +190,48 @@ export class PushDevice extends EventTarget {
    */
   async enable(language?: string): Promise<PushOffer> {
     if (!pushAvailable()) return 'unavailable';
+    // The yes is the member's who tapped. The browser's question can stay open while another
+    // member signs in on this page: then nothing is subscribed, for either of them.
+    const member = this.#options.member();
+    if (!member) return 'offer';
+    const stillTheirs = () => this.#options.member() === member;
     const permission = await Notification.requestPermission();
     if (permission !== 'granted') {
       remember(REFUSED_KEY, '1');
       this.#changed();
       return 'refused';
     }
-    const key = await this.#call('GET', '/push');
+    if (!stillTheirs()) return 'offer';
+    const token = await this.#options.token();
+    if (!stillTheirs()) return 'offer';
+    const key = await this.#call('GET', '/push', undefined, token);
     if (!key.ok) return 'unavailable';
     const { publicKey, page } = (await key.json()) as { publicKey: string; page?: string };
     const registration = await navigator.serviceWorker.register(workerScriptUrl(this.#workerUrl(page)));
     await activated(registration);
+    if (!stillTheirs()) return 'offer';
     const subscription = await registration.pushManager.subscribe({
       userVisibleOnly: true,
       applicationServerKey: keyBytes(publicKey),
     });
-    const saved = await this.#call('PUT', '/push/subscription', {
-      ...subscription.toJSON(),
-      lang: this.#language(language),
-    });
-    if (!saved.ok) {
+    const saved = stillTheirs()
+      ? await this.#call(
+          'PUT',
+          '/push/subscription',
+          { ...subscription.toJSON(), lang: this.#language(language) },
+          token,
+        )
+      : undefined;
+    if (!saved?.ok) {
       await subscription.unsubscribe().catch(() => undefined);
       return 'offer';
     }
-    rememberSubscribed(this.#options.member(), this.#language(language));
+    if (!stillTheirs()) {
+      // Saved just as the member changed: forgotten again, with the token of the member who asked.
+      await this.end(token);
+      return 'offer';
+    }
+    rememberSubscribed(member, this.#language(language));
     this.#endpoint = subscription.endpoint;
     this.#changed();
     return 'on';

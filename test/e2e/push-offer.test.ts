@@ -290,6 +290,17 @@ const FAKE_PUSH = `(() => {
   };
 })()`;
 
+/** As FAKE_PUSH, but the browser's question stays open until the test calls `window.answerPrompt()`. */
+const FAKE_PUSH_HELD_PROMPT = FAKE_PUSH.replace(
+  "Object.defineProperty(Notification, 'permission', { get: () => 'granted' });\n  Notification.requestPermission = async () => 'granted';",
+  `let permission = 'default';
+  Object.defineProperty(Notification, 'permission', { get: () => permission });
+  Notification.requestPermission = () => new Promise((resolve) => {
+    window.promptOpen = true;
+    window.answerPrompt = () => { permission = 'granted'; resolve('granted'); };
+  });`,
+);
+
 /** The page's calls that subscribe, unsubscribe and end the session, as `METHOD path status`. */
 function recordCalls(page: Page): string[] {
   const calls: string[] = [];
@@ -420,6 +431,51 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await ask(page, 'هل سأُبلَّغ على هذا الجهاز؟');
     await offer(page).waitFor({ timeout: 10_000 });
     assert.equal(await offer(page).getByRole('button').count(), 2, 'the offer and "not now", not "on"');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+  it('a member who signs in while the one before is still answering the browser’s question is not subscribed', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const calls = recordCalls(page);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.addInitScript(FAKE_PUSH_HELD_PROMPT);
+    assert.notEqual(FAKE_PUSH_HELD_PROMPT, FAKE_PUSH, 'the prompt is held');
+    await page.goto(stack.url);
+    await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
+    await ask(page, 'Will I be told on this device?');
+    await offer(page)
+      .getByRole('button', { name: /Tell me on this device/ })
+      .click();
+    await page.waitForFunction(() => (window as unknown as { promptOpen?: boolean }).promptOpen === true);
+    // In the page, with no reload (a single-page portal): Noor signs in where Alex was. A portal that
+    // knows its member changed tells the session (here: a new sign-in body), which signs in again.
+    const { hostname } = new URL(stack.url);
+    await context.addCookies([
+      { name: 'portal_member', value: 'noor', domain: hostname, path: '/' },
+      { name: 'portal_member_hint', value: 'noor', domain: hostname, path: '/' },
+    ]);
+    await page.evaluate(() => {
+      (document.querySelector('consult-session') as unknown as { signInBody: object }).signInBody = {
+        member: 'noor',
+      };
+    });
+    await waitFor(
+      () => calls.filter((call) => call === 'POST /consult/session 200').length === 2,
+      calls.join('\n'),
+    );
+    // Alex's yes comes after he has gone.
+    await page.evaluate(() => (window as unknown as { answerPrompt(): void }).answerPrompt());
+    await page.waitForTimeout(1500);
+    assert.ok(!calls.some((call) => call.startsWith('PUT /consult/push/subscription')), calls.join('\n'));
+    assert.equal(await devicesOf('noor'), 0, 'the proxy keeps no device of Noor, who never asked');
+    assert.equal(await devicesOf('alex'), 0, 'nor of Alex, who is gone');
+    assert.equal(
+      await page.evaluate(() => localStorage.getItem('fake-push-endpoint')),
+      null,
+      'the browser holds no subscription',
+    );
     assert.deepEqual(errors, []);
     await context.close();
   });
