@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { MemoryStore } from '../../src/proxy/store.js';
+import { newGeneration } from '../../src/proxy/generation.js';
 import { createProxy } from '../../src/proxy/proxy.js';
 import type { ProxyLogEntry } from '../../src/proxy/options.js';
 import { demoSignIn } from '../../src/proxy/demo.js';
@@ -649,15 +650,29 @@ describe('live events that lose nothing', () => {
 
 /**
  * A store whose subscriptions take effect a while after they are asked for, as Redis's do (a
- * SUBSCRIBE is confirmed a round trip later): what is published before then is not heard.
+ * SUBSCRIBE is confirmed a round trip later): what is published before then is not heard. While
+ * `held`, confirmations wait until `release()`, however slow the machine; otherwise they come
+ * after SUBSCRIBE_DELAY_MS.
  */
 class SlowSubscriptionStore extends MemoryStore {
   readonly #confirmations = new Map<string, Promise<void>>();
+  #gate: Promise<void> | undefined;
+  #open: (() => void) | undefined;
+
+  /** Subscriptions asked for from now on wait until `release()`. */
+  hold(): void {
+    this.#gate = new Promise((resolve) => (this.#open = resolve));
+  }
+
+  release(): void {
+    this.#open?.();
+    this.#gate = undefined;
+  }
 
   override subscribe(channel: string, listener: (message: string) => void): () => void {
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
-    const confirmed = sleep(SUBSCRIBE_DELAY_MS).then(() => {
+    const confirmed = (this.#gate ?? sleep(SUBSCRIBE_DELAY_MS)).then(() => {
       if (!cancelled) unsubscribe = super.subscribe(channel, listener);
     });
     this.#confirmations.set(channel, confirmed);
@@ -675,14 +690,16 @@ const SUBSCRIBE_DELAY_MS = 250;
 
 describe('a new stream while its subscription is being confirmed', () => {
   let slow: TestProxy;
+  let slowStore: SlowSubscriptionStore;
   let token: string;
 
   before(async () => {
+    slowStore = new SlowSubscriptionStore();
     slow = await startTestProxy({
       sandbox,
       webhookSecret: WEBHOOK_SECRET,
       heartbeatMs: 100,
-      store: new SlowSubscriptionStore(),
+      store: slowStore,
     });
     extraProxies.push(slow);
     token = await slow.session('noor');
@@ -702,11 +719,17 @@ describe('a new stream while its subscription is being confirmed', () => {
   });
 
   it('sends what arrived while it was being set up, once, and no reset', async () => {
-    const stream = await openEventStream(`${slow.url}/events`, token);
-    streams.push(stream);
-    // The stream is open but not yet listening: this event is only in the log.
-    assert.equal((await deliver(noorEvent('questionResolved'), slow)).status, 200);
-    assert.deepEqual(stream.events('ready'), [], 'delivered before the stream was ready');
+    slowStore.hold();
+    let stream: SseStream;
+    try {
+      stream = await openEventStream(`${slow.url}/events`, token);
+      streams.push(stream);
+      // The stream is open but not yet listening: this event is only in the log.
+      assert.equal((await deliver(noorEvent('questionResolved'), slow)).status, 200);
+      assert.deepEqual(stream.events('ready'), [], 'delivered before the stream was ready');
+    } finally {
+      slowStore.release();
+    }
     await stream.next((item) => item.event === 'consultation', 2000);
     await sleep(QUIET_MS);
     assert.deepEqual(
@@ -714,6 +737,97 @@ describe('a new stream while its subscription is being confirmed', () => {
       ['questionResolved'],
     );
     assert.deepEqual(stream.events('reset'), []);
+    stream.close();
+  });
+});
+
+/**
+ * A store that comes back empty, as Redis restarted with nothing in it: a new generation, every key
+ * gone, nothing published while it was down delivered, then its subscriptions say they are back.
+ */
+class EmptiedStore extends MemoryStore {
+  #generation: string | undefined;
+  #down = false;
+  readonly #keys = new Set<string>();
+  readonly #resubscribed = new Set<() => void>();
+
+  override async generation(): Promise<string> {
+    return this.#generation ?? super.generation();
+  }
+
+  override async set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#keys.add(key);
+    return super.set(key, value, ttlMs);
+  }
+
+  override async increment(key: string, ttlMs: number): Promise<number> {
+    this.#keys.add(key);
+    return super.increment(key, ttlMs);
+  }
+
+  override async publish(channel: string, message: string): Promise<void> {
+    if (!this.#down) return super.publish(channel, message);
+  }
+
+  resubscribed(listener: () => void): () => void {
+    this.#resubscribed.add(listener);
+    return () => this.#resubscribed.delete(listener);
+  }
+
+  /** Restarted empty: what is published from now until `back()` reaches nobody. */
+  async empty(): Promise<void> {
+    this.#down = true;
+    for (const key of this.#keys) await this.delete(key);
+    this.#keys.clear();
+    this.#generation = newGeneration();
+  }
+
+  back(): void {
+    this.#down = false;
+    for (const listener of [...this.#resubscribed]) listener();
+  }
+}
+
+describe('a stream open while the store restarts empty', () => {
+  it('says reset, and numbers run on with none skipped: a stream back from the first new event replays the next with no reset', async () => {
+    const store = new EmptiedStore();
+    const emptied = await startTestProxy({
+      sandbox,
+      webhookSecret: WEBHOOK_SECRET,
+      heartbeatMs: 100,
+      store,
+    });
+    extraProxies.push(emptied);
+    const claimed = (caseId: string) => signed({ type: 'consultationClaimed', caseId, userId: ALEX });
+    const stream = await open(emptied, 'alex');
+    assert.equal((await deliver(claimed('cns_demo_alex_sleep'), emptied)).status, 200);
+    assert.equal((await deliver(claimed('cns_demo_alex_rash'), emptied)).status, 200);
+    await eventually('two events', () => stream.events('consultation').length === 2 || undefined, 3000);
+
+    await store.empty();
+    // Recorded while the stream's subscription is down: the first number of the new generation.
+    assert.equal((await deliver(claimed('cns_demo_alex_bp'), emptied)).status, 200);
+    store.back();
+    await eventually('a reset', () => stream.events('reset').length === 1 || undefined, 3000);
+    assert.equal((await deliver(claimed('cns_demo_alex_vitamin'), emptied)).status, 200);
+    await eventually('the next event', () => stream.events('consultation').length === 3 || undefined, 3000);
+    const [generation, number] = (stream.events('consultation')[2]?.id ?? '').split('.');
+    assert.equal(number, '2', 'the second number of the new generation: none was skipped');
+
+    // Back with the id of the event recorded while the store was down: the next one is replayed.
+    const back = await openEventStream(`${emptied.url}/events`, await emptied.session('alex'), {
+      'last-event-id': `${generation}.1`,
+    });
+    streams.push(back);
+    await back.next((item) => item.event === 'ready', 2000);
+    await back.next((item) => item.event === 'consultation', 2000);
+    await sleep(QUIET_MS);
+    assert.deepEqual(back.events('reset'), []);
+    assert.deepEqual(
+      consultationEvents(back).map((event) => event['consultationId']),
+      ['cns_demo_alex_vitamin'],
+    );
+    back.close();
     stream.close();
   });
 });

@@ -145,6 +145,16 @@ export function eventRoutes(core: ProxyCore) {
           if (replaying) return;
           replaying = true;
           try {
+            const current = (await currentGeneration(core)).id;
+            if (current !== generation) {
+              // The store came back empty (a new generation): its numbers are not this stream's,
+              // so none are skipped for it. The elements read everything again, and only what
+              // comes after now is sent.
+              generation = current;
+              await stream.writeSSE({ event: 'reset', data: '{}' });
+              sentUpTo = await latestEventId(core, userId);
+              return;
+            }
             const missed = await missedSince(core, userId, sentUpTo, generation);
             if (missed.gap) {
               // Numbers this stream has sent are not handed out again: the count moves past them.
