@@ -789,47 +789,65 @@ class EmptiedStore extends MemoryStore {
 }
 
 describe('a stream open while the store restarts empty', () => {
-  it('says reset, and numbers run on with none skipped: a stream back from the first new event replays the next with no reset', async () => {
-    const store = new EmptiedStore();
-    const emptied = await startTestProxy({
-      sandbox,
-      webhookSecret: WEBHOOK_SECRET,
-      heartbeatMs: 100,
-      store,
-    });
-    extraProxies.push(emptied);
-    const claimed = (caseId: string) => signed({ type: 'consultationClaimed', caseId, userId: ALEX });
-    const stream = await open(emptied, 'alex');
-    assert.equal((await deliver(claimed('cns_demo_alex_sleep'), emptied)).status, 200);
-    assert.equal((await deliver(claimed('cns_demo_alex_rash'), emptied)).status, 200);
-    await eventually('two events', () => stream.events('consultation').length === 2 || undefined, 3000);
+  it(
+    'says reset, and numbers run on with none skipped: a stream back from the first new event replays the next with no reset',
+    { timeout: 20_000 },
+    async () => {
+      const store = new EmptiedStore();
+      const emptied = await startTestProxy({
+        sandbox,
+        webhookSecret: WEBHOOK_SECRET,
+        heartbeatMs: 100,
+        store,
+      });
+      extraProxies.push(emptied);
+      const claimed = (caseId: string) => signed({ type: 'consultationClaimed', caseId, userId: ALEX });
+      const stream = await open(emptied, 'alex');
+      assert.equal((await deliver(claimed('cns_demo_alex_sleep'), emptied)).status, 200);
+      assert.equal((await deliver(claimed('cns_demo_alex_rash'), emptied)).status, 200);
+      await eventually('two events', () => stream.events('consultation').length === 2 || undefined, 3000);
 
-    await store.empty();
-    // Recorded while the stream's subscription is down: the first number of the new generation.
-    assert.equal((await deliver(claimed('cns_demo_alex_bp'), emptied)).status, 200);
-    store.back();
-    await eventually('a reset', () => stream.events('reset').length === 1 || undefined, 3000);
-    assert.equal((await deliver(claimed('cns_demo_alex_vitamin'), emptied)).status, 200);
-    await eventually('the next event', () => stream.events('consultation').length === 3 || undefined, 3000);
-    const [generation, number] = (stream.events('consultation')[2]?.id ?? '').split('.');
-    assert.equal(number, '2', 'the second number of the new generation: none was skipped');
+      await store.empty();
+      // Recorded while the stream's subscription is down: the first number of the new generation.
+      assert.equal((await deliver(claimed('cns_demo_alex_bp'), emptied)).status, 200);
+      store.back();
+      await eventually('a reset', () => stream.events('reset').length === 1 || undefined, 3000);
+      // An event of the generation before, published late (another instance's, delayed): dropped,
+      // with no second reset and no going back to that generation.
+      const [before] = (stream.events('consultation')[0]?.id ?? '').split('.');
+      await store.publish(
+        `events:${ALEX}`,
+        JSON.stringify({ id: 3, generation: before, data: JSON.stringify({ type: 'late' }) }),
+      );
+      assert.equal((await deliver(claimed('cns_demo_alex_vitamin'), emptied)).status, 200);
+      await eventually('the next event', () => stream.events('consultation').length === 3 || undefined, 3000);
+      const [generation, number] = (stream.events('consultation')[2]?.id ?? '').split('.');
+      assert.notEqual(generation, before);
+      assert.equal(number, '2', 'the second number of the new generation: none was skipped');
+      await sleep(QUIET_MS);
+      assert.equal(stream.events('reset').length, 1, 'one reset');
+      assert.deepEqual(
+        consultationEvents(stream).map((event) => event['consultationId']),
+        ['cns_demo_alex_sleep', 'cns_demo_alex_rash', 'cns_demo_alex_vitamin'],
+      );
 
-    // Back with the id of the event recorded while the store was down: the next one is replayed.
-    const back = await openEventStream(`${emptied.url}/events`, await emptied.session('alex'), {
-      'last-event-id': `${generation}.1`,
-    });
-    streams.push(back);
-    await back.next((item) => item.event === 'ready', 2000);
-    await back.next((item) => item.event === 'consultation', 2000);
-    await sleep(QUIET_MS);
-    assert.deepEqual(back.events('reset'), []);
-    assert.deepEqual(
-      consultationEvents(back).map((event) => event['consultationId']),
-      ['cns_demo_alex_vitamin'],
-    );
-    back.close();
-    stream.close();
-  });
+      // Back with the id of the event recorded while the store was down: the next one is replayed.
+      const back = await openEventStream(`${emptied.url}/events`, await emptied.session('alex'), {
+        'last-event-id': `${generation}.1`,
+      });
+      streams.push(back);
+      await back.next((item) => item.event === 'ready', 2000);
+      await back.next((item) => item.event === 'consultation', 2000);
+      await sleep(QUIET_MS);
+      assert.deepEqual(back.events('reset'), []);
+      assert.deepEqual(
+        consultationEvents(back).map((event) => event['consultationId']),
+        ['cns_demo_alex_vitamin'],
+      );
+      back.close();
+      stream.close();
+    },
+  );
 });
 
 describe('two registrations at once (a rotation): each event once, whichever copy comes last', () => {

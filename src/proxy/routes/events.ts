@@ -100,13 +100,39 @@ export function eventRoutes(core: ProxyCore) {
         // The store generation this stream's ids belong to (set once the stream is set up).
         let generation = '';
         const waiting: LoggedEvent[] = [];
+        // Generations this stream knows are not the store's: their late events are dropped.
+        const replaced = new Set<string>();
+        /** Drops the waiting events of any generation but `current`, which the store is on. */
+        const keepOnly = (current: string) => {
+          for (let i = waiting.length - 1; i >= 0; i--) {
+            const other = waiting[i]?.generation;
+            if (other !== undefined && other !== current) {
+              replaced.add(other);
+              waiting.splice(i, 1);
+            }
+          }
+        };
+        /**
+         * The store's data was lost or replaced while this stream was open: numbers start again
+         * under a new generation. The elements read everything again, so only what comes after
+         * `after` (the count when this was found) is sent, and nothing of the generation before.
+         */
+        const adopt = (next: string, after: number) => {
+          replaced.add(generation);
+          generation = next;
+          sentUpTo = after;
+          keepOnly(next);
+          void stream.writeSSE({ event: 'reset', data: '{}' }).catch(finish);
+        };
         const send = (event: LoggedEvent) => {
           if (event.generation !== generation) {
-            // The store's data was lost or replaced while this stream was open: numbers start
-            // again under a new generation, and the elements read everything again.
-            generation = event.generation;
-            sentUpTo = 0;
-            void stream.writeSSE({ event: 'reset', data: '{}' }).catch(finish);
+            // Only the store knows which generation is current (an event of the one before can
+            // still come late): the catch-up asks it.
+            if (!replaced.has(event.generation)) {
+              waiting.push(event);
+              catchUpUntilDone();
+            }
+            return;
           }
           if (event.id <= sentUpTo) return;
           if (event.id > sentUpTo + 1) {
@@ -147,14 +173,12 @@ export function eventRoutes(core: ProxyCore) {
           try {
             const current = (await currentGeneration(core)).id;
             if (current !== generation) {
-              // The store came back empty (a new generation): its numbers are not this stream's,
-              // so none are skipped for it. The elements read everything again, and only what
-              // comes after now is sent.
-              generation = current;
-              await stream.writeSSE({ event: 'reset', data: '{}' });
-              sentUpTo = await latestEventId(core, userId);
+              // The store came back empty: its numbers are not this stream's, so none are skipped
+              // for it (read before anything changes here, so a store that fails it changes nothing).
+              adopt(current, await latestEventId(core, userId));
               return;
             }
+            keepOnly(current);
             const missed = await missedSince(core, userId, sentUpTo, generation);
             if (missed.gap) {
               // Numbers this stream has sent are not handed out again: the count moves past them.
