@@ -214,21 +214,30 @@ export class PushDevice extends EventTarget {
       userVisibleOnly: true,
       applicationServerKey: keyBytes(publicKey),
     });
-    const saved = stillTheirs()
-      ? await this.#call(
-          'PUT',
-          '/push/subscription',
-          { ...subscription.toJSON(), lang: this.#language(language) },
-          token,
-        )
-      : undefined;
+    // A token of theirs as it is now (subscribing can take a while), and still theirs.
+    const putToken = stillTheirs() ? await this.#options.token() : undefined;
+    const saved =
+      putToken && stillTheirs()
+        ? await this.#call(
+            'PUT',
+            '/push/subscription',
+            { ...subscription.toJSON(), lang: this.#language(language) },
+            putToken,
+          )
+        : undefined;
     if (!saved?.ok) {
       await subscription.unsubscribe().catch(() => undefined);
       return 'offer';
     }
     if (!stillTheirs()) {
-      // Saved just as the member changed: forgotten again, with the token of the member who asked.
-      await this.end(token);
+      // Saved just as the member changed: forgotten again on the proxy, with the token of the
+      // member who asked, and in the browser.
+      await this.#call('DELETE', '/push/subscription', { endpoint: subscription.endpoint }, putToken).catch(
+        () => undefined,
+      );
+      await subscription.unsubscribe().catch(() => undefined);
+      rememberSubscribed();
+      this.#changed();
       return 'offer';
     }
     rememberSubscribed(member, this.#language(language));

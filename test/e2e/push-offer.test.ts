@@ -467,7 +467,11 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     );
     // Alex's yes comes after he has gone.
     await page.evaluate(() => (window as unknown as { answerPrompt(): void }).answerPrompt());
-    await page.waitForTimeout(1500);
+    // Noor goes on: she asks, and is offered notifications of her own (the offer and "not now",
+    // not "on"). By then a subscription made from Alex's yes would have been saved.
+    await ask(page, 'هل سأُبلَّغ على هذا الجهاز؟');
+    await offer(page).getByRole('button', { name: /./ }).first().waitFor({ timeout: 10_000 });
+    assert.equal(await offer(page).getByRole('button').count(), 2, 'the offer and "not now", not "on"');
     assert.ok(!calls.some((call) => call.startsWith('PUT /consult/push/subscription')), calls.join('\n'));
     assert.equal(await devicesOf('noor'), 0, 'the proxy keeps no device of Noor, who never asked');
     assert.equal(await devicesOf('alex'), 0, 'nor of Alex, who is gone');
