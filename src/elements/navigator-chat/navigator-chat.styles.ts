@@ -34,7 +34,6 @@ export const styles = css`
     overflow-y: auto;
     overscroll-behavior: contain;
   }
-  /* Older messages are above: a cue that stays at the top of the log while it is scrolled. */
   /* A cue above the log, in its own row: it never covers a message. */
   .older {
     margin: 0;
