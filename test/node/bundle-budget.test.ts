@@ -15,7 +15,7 @@ import { ELEMENTS } from '../../src/define.js';
 const KiB = 1024;
 const ENGLISH_PAGE_KIB = 77.1;
 const ENTRY_KIB = 51.6;
-const CLASSIC_KIB = 58.4;
+const CLASSIC_KIB = 58.5;
 const CLASSIC_MARKDOWN_KIB = 25.7;
 /**
  * `englishPage` is held just above where it stands (the loader with Lit, the shared core with the
@@ -33,7 +33,8 @@ const CLASSIC_MARKDOWN_KIB = 25.7;
  * kept on the offer and the line after a no), and to 77.0 KiB (the loader 51.5, the classic script 58.3)
  * when the form's send and the member state's link to the service became modules of their own (0.3 KiB),
  * a sign-in heard the browser back online during a try and a refused live stream was checked with one
- * read (0.1 KiB); the aim is 0.6×
+ * read (0.1 KiB); the classic script (which carries the notifications' device code) to 58.45 KiB when
+ * turning on notifications came to check that the member who tapped is still the one signed in; the aim is 0.6×
  * deep-chat's bundle, about 65 KiB, and then 50 KiB. `entry`, the loader alone, likewise. `language`
  * too: Arabic, the largest, is 4.3 KiB with the names of professionals' roles and specialties, and
  * 4.4 KiB as the classic script's file with the notifications offer's words. The classic script likewise, its main

@@ -9,7 +9,8 @@
  * the notification routes (subscriptions, the service's own notifications; the sending, with
  * `web-push`, is the Node entry's alone), 122.5 KiB once a sign-out can name the device's push
  * subscription for the proxy to forget in the same request, 122.6 KiB once a live stream reads
- * from the log an event published out of its order. The budget is held just above that, so no
+ * from the log an event published out of its order, 122.83 KiB once a stream open while the store
+ * restarts empty asks the store which generation is current and drops the late events of the one before. The budget is held just above that, so no
  * change adds weight unnoticed.
  */
 import assert from 'node:assert/strict';
@@ -18,7 +19,7 @@ import { describe, it } from 'node:test';
 import { build, type Metafile } from 'esbuild';
 
 const KiB = 1024;
-const BUDGET = 122.8 * KiB;
+const BUDGET = 122.9 * KiB;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const PARTNER_WORKER = `
