@@ -4,7 +4,9 @@
  * with 10, loaded in turn in Chromium at 1x and 4x CPU, each load in a fresh context. For each: when
  * the list's first rows are on screen (from navigation start, so the HTML, the loader, sign-in and
  * the read count alike) and the longest task after the read arrived (the browser's long tasks, those
- * of 50 ms and more; 0 when there was none). Ratios are 1,000 to 10 within the same run.
+ * of 50 ms and more; 0 when there was none), and how that time splits: the read of the history from
+ * its request to its last byte (the proxy and the sandbox answering, on the same cores as the
+ * browser), then the page's own work to the first rows. Ratios are 1,000 to 10 within the same run.
  *
  * `node --import tsx bench/list.ts [runs]` runs it alone; `npm run bench` runs it with the rest.
  */
@@ -41,6 +43,10 @@ const WATCH = `(() => {
 interface Load {
   listedAt: number;
   longestAfterRead: number;
+  /** The read of the history, from its request to its last byte (the proxy and the sandbox answering). */
+  readMs: number;
+  /** From the read's last byte to the first rows on screen (the page's own work). */
+  afterReadMs: number;
 }
 
 /** A portal whose member has `count` consultations, each with a question and an answer. */
@@ -87,18 +93,22 @@ async function load(browser: Browser, portal: ScriptTagPortal, slowdown: number)
     const listedAt = Number((await listed).text().slice('listed '.length));
     // Whatever follows the first rows (the rest of the render, seen-marks, a stream) has a second.
     await tab.waitForTimeout(1000 * slowdown);
-    const longestAfterRead = await tab.evaluate(() => {
+    const { longestAfterRead, readStart, readEnd } = await tab.evaluate(() => {
       const read = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) =>
         entry.name.includes('case-history'),
       );
       const tasks = (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks;
       const after = read ? read.responseEnd : 0;
-      return Math.max(
-        0,
-        ...tasks.filter((task) => task.start + task.duration >= after).map((task) => task.duration),
-      );
+      return {
+        longestAfterRead: Math.max(
+          0,
+          ...tasks.filter((task) => task.start + task.duration >= after).map((task) => task.duration),
+        ),
+        readStart: read ? read.requestStart : 0,
+        readEnd: after,
+      };
     });
-    return { listedAt, longestAfterRead };
+    return { listedAt, longestAfterRead, readMs: readEnd - readStart, afterReadMs: listedAt - readEnd };
   } finally {
     await context.close();
   }
@@ -146,7 +156,9 @@ export async function longList(runs = 8): Promise<void> {
           .toFixed(0)
           .padStart(5)} ms, longest task after the read ${of(size, (load) => load.longestAfterRead)
           .toFixed(0)
-          .padStart(4)} ms (worst ${worst.toFixed(0)} ms)`,
+          .padStart(
+            4,
+          )} ms (worst ${worst.toFixed(0)} ms); the read ${of(size, (load) => load.readMs).toFixed(0)} ms from request to last byte, then ${of(size, (load) => load.afterReadMs).toFixed(0)} ms to the first rows`,
       );
     }
     console.log(
