@@ -232,11 +232,7 @@ export class PushDevice extends EventTarget {
     if (!stillTheirs()) {
       // Saved just as the member changed: forgotten again on the proxy, with the token of the
       // member who asked, and in the browser.
-      await this.#call('DELETE', '/push/subscription', { endpoint: subscription.endpoint }, putToken).catch(
-        () => undefined,
-      );
-      await subscription.unsubscribe().catch(() => undefined);
-      rememberSubscribed();
+      await this.#forget(subscription, putToken).catch(() => undefined);
       this.#changed();
       return 'offer';
     }
@@ -267,19 +263,23 @@ export class PushDevice extends EventTarget {
   async end(token?: string): Promise<void> {
     try {
       const subscription = await (await this.#registration())?.pushManager.getSubscription();
-      if (!subscription) return;
-      if (token)
-        await this.#call('DELETE', '/push/subscription', { endpoint: subscription.endpoint }, token).catch(
-          () => undefined,
-        );
-      await subscription.unsubscribe();
-      this.#endpoint = undefined;
-      rememberSubscribed();
+      if (subscription) await this.#forget(subscription, token);
     } catch {
       // No worker, or no access to it: nothing to end.
     } finally {
       this.#changed();
     }
+  }
+
+  /** Forgets `subscription` on the proxy (with `token`, when there is one) and in the browser. */
+  async #forget(subscription: PushSubscription, token: string | undefined): Promise<void> {
+    if (token)
+      await this.#call('DELETE', '/push/subscription', { endpoint: subscription.endpoint }, token).catch(
+        () => undefined,
+      );
+    await subscription.unsubscribe();
+    this.#endpoint = undefined;
+    rememberSubscribed();
   }
 
   #changed(): void {
