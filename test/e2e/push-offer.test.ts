@@ -312,14 +312,37 @@ function recordCalls(page: Page): string[] {
   return calls;
 }
 
-/** Alex asks a question and taps the offer: this device is subscribed for him. */
-async function subscribeAlex(page: Page, calls: string[]): Promise<void> {
+/** A page of its own context with `initScript`, its subscribe and session calls, and its errors. */
+async function watchedPage(initScript: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const calls = recordCalls(page);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.addInitScript(initScript);
+  return { context, page, calls, errors };
+}
+
+/** Alex opens the portal, asks a question and taps the offer. */
+async function alexTapsTheOffer(page: Page): Promise<void> {
   await page.goto(stack.url);
   await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
   await ask(page, 'Will I be told on this device?');
   await offer(page)
     .getByRole('button', { name: /Tell me on this device/ })
     .click();
+}
+
+/** Noor asks a question and is offered notifications of her own: the offer and "not now", not "on". */
+async function noorIsOfferedHerOwn(page: Page): Promise<void> {
+  await ask(page, 'هل سأُبلَّغ على هذا الجهاز؟');
+  await offer(page).getByRole('button').first().waitFor({ timeout: 10_000 });
+  assert.equal(await offer(page).getByRole('button').count(), 2, 'the offer and "not now", not "on"');
+}
+
+/** Alex asks a question and taps the offer: this device is subscribed for him. */
+async function subscribeAlex(page: Page, calls: string[]): Promise<void> {
+  await alexTapsTheOffer(page);
   await offer(page).getByText('You will be told on this device').waitFor({ timeout: 10_000 });
   assert.ok(calls.includes('PUT /consult/push/subscription 204'), calls.join('\n'));
   // Focus follows the tap to the offer as it now stands, which a screen reader then reads.
@@ -348,12 +371,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
   });
 
   it('on the proxy in the sign-out request itself, then in the browser', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const calls = recordCalls(page);
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.addInitScript(FAKE_PUSH);
+    const { context, page, calls, errors } = await watchedPage(FAKE_PUSH);
     await subscribeAlex(page, calls);
 
     await page.locator('#sign-out').click();
@@ -371,10 +389,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
   });
 
   it('a subscription the proxy lost (its store emptied or restarted) is back on the member’s next visit', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const calls = recordCalls(page);
-    await page.addInitScript(FAKE_PUSH);
+    const { context, page, calls } = await watchedPage(FAKE_PUSH);
     await subscribeAlex(page, calls);
     await store.delete('push-subscriptions:usr_demo_alex');
     assert.equal(await devicesOf('alex'), 0);
@@ -406,12 +421,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
   });
 
   it('another member signing in on the device ends the one before’s, on the proxy and in the browser', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const calls = recordCalls(page);
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.addInitScript(FAKE_PUSH);
+    const { context, page, calls, errors } = await watchedPage(FAKE_PUSH);
     await subscribeAlex(page, calls);
     const alexsEndpoint = await page.evaluate(() => localStorage.getItem('fake-push-endpoint'));
     assert.ok(alexsEndpoint);
@@ -428,26 +438,14 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     assert.equal(await devicesOf('alex'), 0, 'the proxy forgot Alex’s device');
     assert.equal(await page.evaluate(() => localStorage.getItem('fake-push-endpoint')), null);
     // Nothing for Alex can show here now: the browser holds no subscription, and Noor is offered her own.
-    await ask(page, 'هل سأُبلَّغ على هذا الجهاز؟');
-    await offer(page).waitFor({ timeout: 10_000 });
-    assert.equal(await offer(page).getByRole('button').count(), 2, 'the offer and "not now", not "on"');
+    await noorIsOfferedHerOwn(page);
     assert.deepEqual(errors, []);
     await context.close();
   });
   it('a member who signs in while the one before is still answering the browser’s question is not subscribed', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const calls = recordCalls(page);
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.addInitScript(FAKE_PUSH_HELD_PROMPT);
+    const { context, page, calls, errors } = await watchedPage(FAKE_PUSH_HELD_PROMPT);
     assert.notEqual(FAKE_PUSH_HELD_PROMPT, FAKE_PUSH, 'the prompt is held');
-    await page.goto(stack.url);
-    await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
-    await ask(page, 'Will I be told on this device?');
-    await offer(page)
-      .getByRole('button', { name: /Tell me on this device/ })
-      .click();
+    await alexTapsTheOffer(page);
     await page.waitForFunction(() => (window as unknown as { promptOpen?: boolean }).promptOpen === true);
     // In the page, with no reload (a single-page portal): Noor signs in where Alex was. A portal that
     // knows its member changed tells the session (here: a new sign-in body), which signs in again.
@@ -467,11 +465,9 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     );
     // Alex's yes comes after he has gone.
     await page.evaluate(() => (window as unknown as { answerPrompt(): void }).answerPrompt());
-    // Noor goes on: she asks, and is offered notifications of her own (the offer and "not now",
-    // not "on"). By then a subscription made from Alex's yes would have been saved.
-    await ask(page, 'هل سأُبلَّغ على هذا الجهاز؟');
-    await offer(page).getByRole('button', { name: /./ }).first().waitFor({ timeout: 10_000 });
-    assert.equal(await offer(page).getByRole('button').count(), 2, 'the offer and "not now", not "on"');
+    // Noor goes on: she asks, and is offered notifications of her own. By then a subscription made
+    // from Alex's yes would have been saved.
+    await noorIsOfferedHerOwn(page);
     assert.ok(!calls.some((call) => call.startsWith('PUT /consult/push/subscription')), calls.join('\n'));
     assert.equal(await devicesOf('noor'), 0, 'the proxy keeps no device of Noor, who never asked');
     assert.equal(await devicesOf('alex'), 0, 'nor of Alex, who is gone');
