@@ -3,7 +3,7 @@
  * names with the details as descriptions, the thread's subject as its heading, one announcement per
  * change in the words the screen shows, Escape back to the list, and no false alert at sign-out.
  */
-import { expect, html } from '@open-wc/testing';
+import { expect, fixture, html, nextFrame } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
@@ -11,6 +11,7 @@ import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
 import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
 import type { DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { SessionManager } from '../../src/session/session.js';
 import { inSession } from './support/backend.js';
 import { waitUntil } from './support/elements.js';
 
@@ -95,6 +96,42 @@ describe('screen readers', () => {
     const names = tree.filter((n) => n.role === 'button' && n.description).map((n) => n.name);
     expect(names).to.have.length(4);
     for (const name of names) expect(name.length).to.be.below(80);
+  });
+
+  it('gives every row of a long list to the screen reader, not only those on screen', async () => {
+    // Rows a browser skips drawing (content-visibility) lose their description in Chromium's tree:
+    // a member browsing the list by screen reader would find 11 of 50 rows described.
+    const history = Array.from({ length: 50 }, (_, i) => ({
+      consultationId: `cns_long_${i}`,
+      userId: 'usr_long',
+      status: 'resolved',
+      createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+      questions: [{ question: `Long list question ${i}`, answer: 'An answer.' }],
+    }));
+    const scripted: typeof fetch = async (input) => {
+      const url = String(input);
+      if (url.endsWith('/session')) {
+        return Response.json({
+          token: 'scripted-token',
+          expiresAt: Date.now() + 3_600_000,
+          user: { id: 'usr_long', language: 'en' },
+        });
+      }
+      if (url.endsWith('/user/usr_long/case-history')) return Response.json(history);
+      return new Response(null, { status: 503 });
+    };
+    const element = await fixture<CaseHistory>(
+      html`<case-history
+        .session=${new SessionManager({ endpoint: '/scripted', fetch: scripted })}
+      ></case-history>`,
+    );
+    await waitUntil(() => rows(element).length === 50, 'the first 50 rows', { timeout: 5000 });
+    await nextFrame();
+    await nextFrame();
+    const described = (await accessibilityTree()).filter(
+      (node) => node.role === 'button' && node.description.includes('Long list question'),
+    );
+    expect(described).to.have.length(50);
   });
 
   it('names a question that waits by what it waits for and when it was asked', async () => {

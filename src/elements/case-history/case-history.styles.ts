@@ -30,10 +30,6 @@ export const styles = css`
     border-radius: var(--_radius);
     background: var(--_surface);
     min-inline-size: 0;
-    /* Rows off screen are not laid out or painted until they near it: a long list costs what shows.
-       Until a row has been drawn it holds the room of a typical one (two-line title and preview). */
-    content-visibility: auto;
-    contain-intrinsic-size: auto 10rem;
   }
   .row:hover {
     background: var(--_surface-raised);
