@@ -121,8 +121,13 @@ export class SessionManager extends EventTarget {
     });
     this.addEventListener('resync', () => this.state.resync());
     // Another member signed in on this device (in this tab, or on an earlier visit): the one
-    // before is told nothing here any more (S30).
-    this.addEventListener('status', () => this.#keepPushForMember());
+    // before is told nothing here any more (S30). A session the portal or the proxy ended (an
+    // idle sign-out, `endMemberSessions`) leaves no member here: the device is told nothing more.
+    this.addEventListener('status', (event) => {
+      if ((event as CustomEvent<{ reason?: string } | undefined>).detail?.reason === 'refused')
+        void this.#notifications.end(undefined)?.catch(() => undefined);
+      else this.#keepPushForMember();
+    });
   }
 
   /** The member's notifications, on this device and by the service. */

@@ -208,6 +208,31 @@ describe('the notifications offer in the demo portal', () => {
     assert.equal(await offer(page).count(), 0);
     await context.close();
   });
+
+  it('an iPhone is offered it only in an app added to the home screen, where its browser can push', async () => {
+    const iPhone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+    for (const homeScreen of [false, true]) {
+      const context = await browser.newContext({ userAgent: iPhone });
+      const page = await openPortal(
+        context,
+        `${COUNT_PERMISSION_REQUESTS}; Object.defineProperty(navigator, 'standalone', { get: () => ${homeScreen} });`,
+      );
+      const question = `Can I take ibuprofen with a cold (${homeScreen ? 'home screen' : 'in Safari'})?`;
+      await ask(page, question);
+      await sent(page, question);
+      if (homeScreen) {
+        await offer(page)
+          .getByRole('button', { name: /Tell me on this device/ })
+          .waitFor({ timeout: 10_000 });
+      } else {
+        await page.waitForTimeout(500);
+        assert.equal(await offer(page).count(), 0, 'no offer in Safari itself');
+      }
+      assert.equal(await permissionRequests(page), 0);
+      await context.close();
+    }
+  });
 });
 
 describe('a tap on a notification opens the consultation in the demo portal', () => {
@@ -221,18 +246,21 @@ describe('a tap on a notification opens the consultation in the demo portal', ()
     await stack?.close();
   });
 
-  const opened = (page: Page, text: string) =>
-    page
+  /** Alex's rash consultation is open in the page's list, its question and the answer told of (its markdown rendered). */
+  const opened = async (page: Page) => {
+    const thread = page
       .locator('case-history consult-thread')
-      .filter({ hasText: text })
-      .first()
-      .waitFor({ timeout: 10_000 });
+      .filter({ hasText: 'itchy, dry patch on my elbow' })
+      .first();
+    await thread.waitFor({ timeout: 10_000 });
+    await thread.locator('strong', { hasText: 'eczema' }).first().waitFor({ timeout: 10_000 });
+  };
 
   it('with no tab open: the page opened with ?consultation=<id> shows it', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${stack.url}?consultation=cns_demo_alex_rash`);
-    await opened(page, 'itchy, dry patch on my elbow');
+    await opened(page);
     await context.close();
   });
 
@@ -252,7 +280,7 @@ describe('a tap on a notification opens the consultation in the demo portal', ()
         }),
       ),
     );
-    await opened(page, 'itchy, dry patch on my elbow');
+    await opened(page);
     await context.close();
   });
 });
@@ -442,6 +470,56 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     assert.deepEqual(errors, []);
     await context.close();
   });
+  it('the portal ending the member’s session (an idle sign-out) ends them, on the proxy and in the browser', async () => {
+    const { context, page, calls, errors } = await watchedPage(FAKE_PUSH);
+    await subscribeAlex(page, calls);
+    assert.equal(await devicesOf('alex'), 1, 'the proxy keeps Alex’s device');
+
+    // The portal's own session ends while the page is open (its idle timeout), and the portal ends
+    // the member's sessions on the proxy as it does (README, "Ending sessions").
+    await context.clearCookies();
+    assert.equal(await stack.proxy.proxy.endMemberSessions('alex'), true);
+    // The page's stream is closed; its sign-in again is refused by the portal, and the device is
+    // told nothing more.
+    await page.waitForFunction(
+      () => (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
+      undefined,
+      { timeout: 10_000 },
+    );
+    assert.ok(calls.includes('POST /consult/session 401'), calls.join('\n'));
+    assert.equal(await devicesOf('alex'), 0, 'the proxy forgot Alex’s device');
+    assert.equal(
+      await page.evaluate(() => localStorage.getItem('fake-push-endpoint')),
+      null,
+      'the browser holds no subscription',
+    );
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('a member subscribes in their own language: Noor’s device is told in Arabic', async () => {
+    const { context, page, calls } = await watchedPage(FAKE_PUSH);
+    const { hostname } = new URL(stack.url);
+    await context.addCookies([
+      { name: 'portal_member', value: 'noor', domain: hostname, path: '/' },
+      { name: 'portal_member_hint', value: 'noor', domain: hostname, path: '/' },
+    ]);
+    await page.goto(stack.url);
+    await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
+    await ask(page, 'هل يمكنني أن أُبلَّغ بالعربية؟');
+    await offer(page).getByRole('button').first().click();
+    await waitFor(() => calls.includes('PUT /consult/push/subscription 204'), calls.join('\n'));
+    const [kept] = JSON.parse((await store.get('push-subscriptions:usr_demo_noor')) ?? '[]') as {
+      lang: string;
+    }[];
+    assert.equal(kept?.lang, 'ar');
+    await page.locator('#sign-out').click();
+    await page.waitForFunction(() =>
+      (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
+    );
+    await context.close();
+  });
+
   it('a member who signs in while the one before is still answering the browser’s question is not subscribed', async () => {
     const { context, page, calls, errors } = await watchedPage(FAKE_PUSH_HELD_PROMPT);
     assert.notEqual(FAKE_PUSH_HELD_PROMPT, FAKE_PUSH, 'the prompt is held');

@@ -178,22 +178,72 @@ describe('S28: a push says only that there is news', () => {
 });
 
 describe('S30: a subscription dies with its member’s sign-in, or its push service', () => {
-  it('a subscription the push service says is gone (410) is forgotten', async () => {
+  for (const status of [404, 410]) {
+    it(`a subscription the push service says is gone (${status}) is forgotten`, async () => {
+      const token = await proxy.session('alex');
+      const gone = fakeSubscription(pushService.origin, `alex-old-phone-${status}`);
+      const kept = fakeSubscription(pushService.origin, `alex-new-phone-${status}`);
+      pushService.answer(gone.path, status);
+      await subscribe(token, gone);
+      await subscribe(token, kept);
+      const { id, userId } = await answeredConsultation(token, `Gone subscription question (${status})?`);
+      await deliver({ type: 'questionResolved', caseId: id, userId });
+      await eventually('the gone subscription forgotten', async () =>
+        (await subscriptionsIn(userId)).every((s) => s.endpoint !== gone.endpoint),
+      );
+      assert.ok((await subscriptionsIn(userId)).some((s) => s.endpoint === kept.endpoint));
+      assert.equal(messagesTo(kept).length, 1);
+      assert.ok(proxy.logs.some((l) => l.message === 'push subscription gone' && l.status === status));
+    });
+  }
+
+  it('a push service that refuses or cannot be reached keeps the subscription, logged without its address', async () => {
     const token = await proxy.session('alex');
-    const gone = fakeSubscription(pushService.origin, 'alex-old-phone');
-    const kept = fakeSubscription(pushService.origin, 'alex-new-phone');
-    pushService.answer(gone.path, 410);
-    await subscribe(token, gone);
-    await subscribe(token, kept);
-    const { id, userId } = await answeredConsultation(token, 'Gone subscription question?');
+    const refusing = fakeSubscription(pushService.origin, 'alex-refused');
+    pushService.answer(refusing.path, 500);
+    // A browser push service's address, on a port where nothing listens.
+    const unreachable = { ...fakeSubscription('https://127.0.0.1:9', 'alex-unreachable') };
+    await subscribe(token, refusing);
+    await subscribe(token, unreachable);
+    const { id, userId } = await answeredConsultation(token, 'Refused push question?');
+    const logged = proxy.logs.length;
     await deliver({ type: 'questionResolved', caseId: id, userId });
-    await eventually('the gone subscription forgotten', async () =>
-      (await subscriptionsIn(userId)).every((s) => s.endpoint !== gone.endpoint),
-    );
-    assert.ok((await subscriptionsIn(userId)).some((s) => s.endpoint === kept.endpoint));
-    assert.equal(messagesTo(kept).length, 1);
-    assert.ok(proxy.logs.some((l) => l.message === 'push subscription gone' && l.status === 410));
+    await eventually('both sends logged', () => {
+      const entries = proxy.logs.slice(logged);
+      return (
+        entries.some((l) => l.message === 'push refused' && l.status === 500) &&
+        entries.some((l) => l.message === 'push failed')
+      );
+    });
+    const kept = (await subscriptionsIn(userId)).map((s) => s.endpoint);
+    for (const subscription of [refusing, unreachable])
+      assert.ok(kept.includes(subscription.endpoint), 'a refusal or an outage is not a subscription gone');
+    const written = JSON.stringify(proxy.logs.slice(logged));
+    for (const subscription of [refusing, unreachable]) {
+      assert.ok(!written.includes(subscription.path), `no log names ${subscription.path}`);
+      assert.ok(!written.includes(subscription.json.keys.p256dh));
+    }
   });
+
+  it(
+    'a slow push service never holds up the answer to the service’s webhook',
+    { timeout: 10_000 },
+    async () => {
+      const token = await proxy.session('noor');
+      const slow = fakeSubscription(pushService.origin, 'noor-slow');
+      const release = pushService.hold(slow.path);
+      try {
+        await subscribe(token, slow);
+        const { id, userId } = await answeredConsultation(token, 'Slow push question?');
+        // The push stays unanswered until released: a webhook that waited on it would not be answered.
+        const delivery = await deliver({ type: 'questionResolved', caseId: id, userId });
+        assert.equal(delivery.status, 200, delivery.text);
+        await eventually('the push on its way', () => messagesTo(slow).length === 1);
+      } finally {
+        release();
+      }
+    },
+  );
 
   it('signing out deletes this device’s subscription, and nothing more is sent to it', async () => {
     const token = await proxy.session('noor');
@@ -297,6 +347,71 @@ describe('S30: a subscription dies with its member’s sign-in, or its push serv
     assert.ok((await subscriptionsFor('alex')).length > 0);
     assert.equal(await proxy.server.proxy.endMemberSessions('alex'), true);
     assert.deepEqual(await subscriptionsFor('alex'), []);
+  });
+});
+
+describe('S29, S30: at most ten devices a member, each for 60 days after its page last gave it', () => {
+  const DAY = 24 * 60 * 60_000;
+  let now = Date.now();
+  const timedStore = new MemoryStore({ now: () => now });
+  let timed: TestProxy;
+
+  before(async () => {
+    timed = await startTestProxy({
+      sandbox,
+      store: timedStore,
+      webhookSecret: WEBHOOK_SECRET,
+      push: { vapid: VAPID, allowLoopbackEndpoints: true, send: webPushSender({ agent: pushService.agent }) },
+    });
+  });
+  after(() => timed?.close());
+
+  const give = async (token: string, device: FakeSubscription) =>
+    assert.equal(
+      (await timed.call('PUT', '/push/subscription', { token, body: { ...device.json, lang: 'en' } })).status,
+      204,
+    );
+  const endpointsOf = async (userId: string) =>
+    (
+      JSON.parse((await timedStore.get(`push-subscriptions:${userId}`)) ?? '[]') as { endpoint: string }[]
+    ).map((s) => s.endpoint);
+
+  it('an eleventh device pushes out the one given longest ago', async () => {
+    const token = await timed.session('alex');
+    const userId = (await timedStore.get('user:alex'))!;
+    const devices = Array.from({ length: 11 }, (_, i) =>
+      fakeSubscription(pushService.origin, `alex-device-${i}`),
+    );
+    for (const device of devices) {
+      await give(token, device);
+      // Each given later than the one before.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const kept = await endpointsOf(userId);
+    assert.equal(kept.length, 10);
+    assert.ok(!kept.includes(devices[0]!.endpoint), 'the first device given is gone');
+    assert.deepEqual(
+      kept.sort(),
+      devices
+        .slice(1)
+        .map((d) => d.endpoint)
+        .sort(),
+    );
+  });
+
+  it('a subscription lives 60 days after its page last gave it, and each visit starts them again', async () => {
+    const token = await timed.session('noor');
+    const userId = (await timedStore.get('user:noor'))!;
+    const device = fakeSubscription(pushService.origin, 'noor-sixty-days');
+    await give(token, device);
+    now += 59 * DAY;
+    assert.deepEqual(await endpointsOf(userId), [device.endpoint], 'kept after 59 days');
+    // The member's next visit gives it again.
+    await give(token, device);
+    now += 59 * DAY;
+    assert.deepEqual(await endpointsOf(userId), [device.endpoint], '118 days after it was first given');
+    now += 2 * DAY;
+    assert.deepEqual(await endpointsOf(userId), [], 'gone 61 days after it was last given');
   });
 });
 

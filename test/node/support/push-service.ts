@@ -32,6 +32,8 @@ export interface PushServiceStandIn {
   received: ReceivedPush[];
   /** The status answered for messages to `path` (default 201). */
   answer(path: string, status: number): void;
+  /** Messages to `path` are received but not answered until the function given back is called. */
+  hold(path: string): () => void;
   close(): Promise<void>;
 }
 
@@ -72,13 +74,17 @@ export async function startPushService(): Promise<PushServiceStandIn> {
   const { key, cert } = loopbackCertificate();
   const received: ReceivedPush[] = [];
   const statuses = new Map<string, number>();
+  const holds = new Map<string, (() => void)[]>();
   const server: Server = createServer({ key, cert }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
       received.push({ path, headers: request.headers, body: Buffer.concat(chunks) });
-      response.writeHead(statuses.get(path) ?? 201).end();
+      const reply = () => response.writeHead(statuses.get(path) ?? 201).end();
+      const held = holds.get(path);
+      if (held) held.push(reply);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -89,6 +95,14 @@ export async function startPushService(): Promise<PushServiceStandIn> {
     agent,
     received,
     answer: (path, status) => statuses.set(path, status),
+    hold: (path) => {
+      holds.set(path, []);
+      return () => {
+        const waiting = holds.get(path) ?? [];
+        holds.delete(path);
+        for (const reply of waiting) reply();
+      };
+    },
     close: () =>
       new Promise((resolve) => {
         agent.destroy();
