@@ -1,7 +1,9 @@
 /**
  * The sandbox's health navigator: a rule-based responder. It gives general guidance, points to the
  * right kind of care, and for anything that sounds like a symptom suggests asking a doctor (the
- * `suggestsDoctor` flag the elements act on). It never names a diagnosis.
+ * `suggestsDoctor` flag the elements act on). It never names a diagnosis. To a member whose plan
+ * includes no written questions to a doctor it offers none, in no reply: it points them to their
+ * own doctor (and, in an emergency, first to the emergency number) instead.
  *
  * It answers in the member's language (English, German, French, Spanish, Dutch or Arabic; English
  * for any other) and recognises emergencies, symptoms and topics written in any of the six, so an
@@ -54,6 +56,8 @@ type Texts = Record<Language, string>;
 interface Topic {
   match: RegExp;
   text: Texts;
+  /** The reply for a member whose plan includes no written questions to a doctor, where `text` offers one. */
+  withoutPlan?: Texts;
 }
 
 const TOPICS: readonly Topic[] = [
@@ -283,6 +287,14 @@ Duren deze gevoelens langer dan twee weken, dan kan een arts helpen. Denkt u era
       nl: `Ik help u algemene gezondheidsinformatie en de juiste zorg te vinden. Vragen over uw eigen gezondheid kunt u schriftelijk aan een bevoegde arts stellen: u krijgt een schriftelijk antwoord en kunt tot twee vervolgvragen stellen.`,
       ar: `أساعدك في العثور على معلومات صحية عامة ونوع الرعاية المناسب. ولأسئلة صحتك الخاصة، يمكنك أن تسأل طبيبًا مرخصًا كتابةً: ستحصل على إجابة مكتوبة ويمكنك إضافة سؤالين للمتابعة.`,
     },
+    withoutPlan: {
+      en: `I can help you find general health information and the right kind of care. Your plan does not include written questions to a doctor here, so for questions about your own health, please contact your own doctor or practice. In an emergency, call your local emergency number.`,
+      de: `Ich helfe Ihnen, allgemeine Gesundheitsinformationen und die richtige Versorgung zu finden. Ihr Tarif enthält hier keine schriftlichen Fragen an Ärzte; mit Fragen zu Ihrer eigenen Gesundheit wenden Sie sich bitte an Ihre Hausarztpraxis. Im Notfall rufen Sie den Notruf (112).`,
+      fr: `Je vous aide à trouver des informations de santé générales et le bon type de soins. Votre formule ne comprend pas de questions écrites à un médecin ici : pour une question sur votre santé, contactez votre médecin traitant. En cas d’urgence, appelez les urgences (112).`,
+      es: `Le ayudo a encontrar información de salud general y la atención adecuada. Su plan no incluye preguntas por escrito a un médico aquí; para preguntas sobre su propia salud, consulte a su médico o centro de salud. En una emergencia, llame al número de emergencias (112).`,
+      nl: `Ik help u algemene gezondheidsinformatie en de juiste zorg te vinden. Uw pakket bevat hier geen schriftelijke vragen aan een arts; neem met vragen over uw eigen gezondheid contact op met uw eigen huisarts. Bel in een noodgeval het alarmnummer (112).`,
+      ar: `أساعدك في العثور على معلومات صحية عامة ونوع الرعاية المناسب. خطتك لا تشمل أسئلة مكتوبة إلى طبيب هنا، لذا يُرجى التواصل مع طبيبك أو عيادتك بشأن أسئلة صحتك الخاصة. وفي حالات الطوارئ، اتصل برقم الطوارئ المحلي.`,
+    },
   },
 ];
 
@@ -347,25 +359,34 @@ const SEE_YOUR_DOCTOR: Texts = {
   ar: `لا أستطيع معرفة سبب ذلك، لكن ينبغي أن ينظر فيه طبيب معك. خطتك لا تشمل أسئلة مكتوبة إلى طبيب هنا، لذا يُرجى التواصل مع طبيبك أو عيادتك.`,
 };
 
-const EMERGENCY_TEXT: Texts = {
-  en: `**This may need urgent help.** If you or someone with you is in danger, call your local emergency number now (112 in Europe, 999 in the UK, 911 in North America).
+/** The first paragraph of an emergency reply: call for help now. */
+const EMERGENCY_CALL: Texts = {
+  en: `**This may need urgent help.** If you or someone with you is in danger, call your local emergency number now (112 in Europe, 999 in the UK, 911 in North America).`,
+  de: `**Das kann dringende Hilfe brauchen.** Wenn Sie oder jemand bei Ihnen in Gefahr ist, rufen Sie sofort den Notruf (112).`,
+  fr: `**Cela peut nécessiter une aide urgente.** Si vous ou une personne près de vous êtes en danger, appelez tout de suite les urgences (112, ou le 15 en France).`,
+  es: `**Esto puede necesitar ayuda urgente.** Si usted o alguien a su lado está en peligro, llame ahora al número de emergencias (112).`,
+  nl: `**Dit kan dringend hulp nodig hebben.** Bent u of iemand bij u in gevaar, bel dan nu het alarmnummer (112).`,
+  ar: `**قد يحتاج هذا إلى مساعدة عاجلة.** إذا كنت أنت أو شخص معك في خطر، فاتصل برقم الطوارئ المحلي الآن (112 في أوروبا، 997 أو 999 في كثير من الدول العربية).`,
+};
 
-I can't assess emergencies here. Once you are safe, you can ask a doctor in writing for follow-up advice.`,
-  de: `**Das kann dringende Hilfe brauchen.** Wenn Sie oder jemand bei Ihnen in Gefahr ist, rufen Sie sofort den Notruf (112).
+/** What follows the call for help, for a member whose plan includes written questions to a doctor. */
+const EMERGENCY_THEN_ASK: Texts = {
+  en: `I can't assess emergencies here. Once you are safe, you can ask a doctor in writing for follow-up advice.`,
+  de: `Notfälle kann ich hier nicht einschätzen. Sobald Sie in Sicherheit sind, können Sie schriftlich eine Ärztin oder einen Arzt fragen.`,
+  fr: `Je ne peux pas évaluer une urgence ici. Une fois en sécurité, vous pourrez écrire à un médecin pour un suivi.`,
+  es: `No puedo valorar emergencias aquí. Cuando esté a salvo, puede escribir a un médico para el seguimiento.`,
+  nl: `Noodgevallen kan ik hier niet beoordelen. Zodra u veilig bent, kunt u schriftelijk een arts om advies vragen.`,
+  ar: `لا أستطيع تقييم حالات الطوارئ هنا. بعد أن تكون في أمان، يمكنك أن تسأل طبيبًا كتابةً للمتابعة.`,
+};
 
-Notfälle kann ich hier nicht einschätzen. Sobald Sie in Sicherheit sind, können Sie schriftlich eine Ärztin oder einen Arzt fragen.`,
-  fr: `**Cela peut nécessiter une aide urgente.** Si vous ou une personne près de vous êtes en danger, appelez tout de suite les urgences (112, ou le 15 en France).
-
-Je ne peux pas évaluer une urgence ici. Une fois en sécurité, vous pourrez écrire à un médecin pour un suivi.`,
-  es: `**Esto puede necesitar ayuda urgente.** Si usted o alguien a su lado está en peligro, llame ahora al número de emergencias (112).
-
-No puedo valorar emergencias aquí. Cuando esté a salvo, puede escribir a un médico para el seguimiento.`,
-  nl: `**Dit kan dringend hulp nodig hebben.** Bent u of iemand bij u in gevaar, bel dan nu het alarmnummer (112).
-
-Noodgevallen kan ik hier niet beoordelen. Zodra u veilig bent, kunt u schriftelijk een arts om advies vragen.`,
-  ar: `**قد يحتاج هذا إلى مساعدة عاجلة.** إذا كنت أنت أو شخص معك في خطر، فاتصل برقم الطوارئ المحلي الآن (112 في أوروبا، 997 أو 999 في كثير من الدول العربية).
-
-لا أستطيع تقييم حالات الطوارئ هنا. بعد أن تكون في أمان، يمكنك أن تسأل طبيبًا كتابةً للمتابعة.`,
+/** What follows the call for help for a member whose plan does not: their own doctor, nothing here. */
+const EMERGENCY_THEN_OWN_DOCTOR: Texts = {
+  en: `I can't assess emergencies here. Once you are safe, contact your own doctor or practice for follow-up advice.`,
+  de: `Notfälle kann ich hier nicht einschätzen. Sobald Sie in Sicherheit sind, besprechen Sie alles Weitere mit Ihrer Hausarztpraxis.`,
+  fr: `Je ne peux pas évaluer une urgence ici. Une fois en sécurité, contactez votre médecin traitant pour un suivi.`,
+  es: `No puedo valorar emergencias aquí. Cuando esté a salvo, consulte a su médico o centro de salud para el seguimiento.`,
+  nl: `Noodgevallen kan ik hier niet beoordelen. Zodra u veilig bent, neem dan voor verder advies contact op met uw eigen huisarts.`,
+  ar: `لا أستطيع تقييم حالات الطوارئ هنا. بعد أن تكون في أمان، تواصل مع طبيبك أو عيادتك للمتابعة.`,
 };
 
 const GREETING: Texts = {
@@ -390,7 +411,8 @@ export function navigatorGreeting(language?: string): string {
 
 /**
  * The navigator's reply to `message`, in the member's language. A member whose plan includes no
- * written questions to a doctor (`mayAskDoctor: false`) is told to see their own doctor instead.
+ * written questions to a doctor (`mayAskDoctor: false`) is offered none in any reply (an emergency,
+ * a symptom, how this works): they are told to see their own doctor instead.
  */
 export function navigatorRespond(
   message: string,
@@ -398,7 +420,10 @@ export function navigatorRespond(
   { mayAskDoctor = true }: { mayAskDoctor?: boolean } = {},
 ): NavigatorResponse {
   const lang = languageOf(language);
-  if (EMERGENCY.test(message)) return { text: EMERGENCY_TEXT[lang], suggestsDoctor: true, urgent: true };
+  if (EMERGENCY.test(message)) {
+    const then = (mayAskDoctor ? EMERGENCY_THEN_ASK : EMERGENCY_THEN_OWN_DOCTOR)[lang];
+    return { text: `${EMERGENCY_CALL[lang]}\n\n${then}`, suggestsDoctor: true, urgent: true };
+  }
   if (SYMPTOM.test(message)) {
     if (mayAskDoctor) return { text: ASK_A_DOCTOR[lang], suggestsDoctor: true, urgent: false };
     // The same advice for the meantime, after a first paragraph that offers nothing the plan lacks.
@@ -406,7 +431,8 @@ export function navigatorRespond(
     return { text: SEE_YOUR_DOCTOR[lang] + meantime, suggestsDoctor: true, urgent: false };
   }
   const topic = TOPICS.find((t) => t.match.test(message));
-  return { text: (topic?.text ?? GENERAL)[lang], suggestsDoctor: false, urgent: false };
+  const texts = !topic ? GENERAL : !mayAskDoctor && topic.withoutPlan ? topic.withoutPlan : topic.text;
+  return { text: texts[lang], suggestsDoctor: false, urgent: false };
 }
 
 /** The English greeting, as the seed data and older callers know it. */

@@ -633,6 +633,24 @@ describe('<navigator-chat>', () => {
       await expect(element).to.be.accessible();
     });
 
+    it('tells a member without an active plan to call for help and see their own doctor, not to ask one here', async () => {
+      const { element } = await inSession<NavigatorChat>(html`<navigator-chat></navigator-chat>`, {
+        member: 'sam',
+      });
+      const urgent = await ask(element, EMERGENCY);
+      await waitUntil(() => urgent.textContent!.includes('not part of your plan'), 'the reason shows');
+      // What the reply says agrees with the notice under it.
+      expect(urgent.textContent).to.contain('contact your own doctor');
+      expect(urgent.textContent).not.to.match(/\bcan ask a (?:licensed )?doctor/i);
+      expect(urgent.querySelector('[part~="handoff-button"]')).to.equal(null);
+      for (const question of ['How does this work?', 'Can I talk to a doctor?']) {
+        const reply = await ask(element, question);
+        expect(reply.textContent).to.contain('Your plan does not include written questions to a doctor');
+        expect(reply.textContent).not.to.match(/\bcan ask a (?:licensed )?doctor/i);
+      }
+      await expect(element).to.be.accessible();
+    });
+
     it('says where to go when the page has no consult-form', async () => {
       const { element } = await chatIn();
       const reply = await ask(element, SYMPTOM);

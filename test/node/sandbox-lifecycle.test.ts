@@ -771,6 +771,103 @@ describe("controls that change a member's world", () => {
     assert.match(sams, /In the meantime/, 'the advice for the meantime stays');
   });
 
+  // Per language: `offer` is how the navigator offers a written question to a doctor in that
+  // language, `ownDoctor` where it points a member without a plan instead.
+  const planAware = {
+    en: {
+      emergency: 'I have chest pain',
+      howItWorks: 'How does this work?',
+      askForDoctor: 'Can I talk to a doctor?',
+      symptom: 'I have a fever',
+      offer: /\bcan (?:ask|write to) a (?:licensed )?doctor/i,
+      ownDoctor: /your own doctor/,
+    },
+    de: {
+      emergency: 'Mein Vater hat Brustschmerzen',
+      howItWorks: 'Wie funktioniert das?',
+      askForDoctor: 'Kann ich mit einer Ärztin oder einem Arzt sprechen?',
+      symptom: 'Ich habe Fieber',
+      offer: /(?:können Sie|Sie können)[^.]*schriftlich/,
+      ownDoctor: /Hausarztpraxis/,
+    },
+    fr: {
+      emergency: 'Mon père a une douleur à la poitrine',
+      howItWorks: 'Comment ça fonctionne ?',
+      askForDoctor: 'Puis-je parler à un médecin ?',
+      symptom: 'J’ai de la fièvre',
+      offer: /(?:pouvez|pourrez) (?:lui )?écrire/,
+      ownDoctor: /médecin traitant/,
+    },
+    es: {
+      emergency: 'Mi padre tiene dolor en el pecho',
+      howItWorks: '¿Cómo funciona esto?',
+      askForDoctor: '¿Puedo hablar con un médico?',
+      symptom: 'Tengo fiebre',
+      offer: /puede (?:escribir a un médico|preguntarle)/i,
+      ownDoctor: /su médico/,
+    },
+    nl: {
+      emergency: 'Mijn vader heeft pijn op de borst',
+      howItWorks: 'Hoe werkt dit?',
+      askForDoctor: 'Kan ik een dokter spreken?',
+      symptom: 'Ik heb koorts',
+      offer: /(?:kunt u|u kunt)(?: hier)? schriftelijk/i,
+      ownDoctor: /eigen huisarts/,
+    },
+    ar: {
+      emergency: 'والدي يشعر بألم في الصدر',
+      howItWorks: 'كيف يعمل هذا؟',
+      askForDoctor: 'هل يمكنني التحدث إلى طبيب؟',
+      symptom: 'عندي حمى',
+      offer: /تسأل طبيب/,
+      ownDoctor: /طبيبك/,
+    },
+  } as const;
+  for (const [language, { emergency, howItWorks, askForDoctor, symptom, offer, ownDoctor }] of Object.entries(
+    planAware,
+  )) {
+    it(`in ${language}, no reply offers a doctor to a member without a plan (an emergency, how this works, asking for one), and one with a plan is still offered one`, async () => {
+      const member = async (plan: boolean) => {
+        const created = await sb.call('POST', '/user', {
+          body: { uniqueId: `navigator-${plan ? 'plan' : 'no-plan'}-${language}`, language },
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const userId = UserSchema.parse(created.body).id;
+        if (plan) {
+          const subscribed = await sb.call('POST', `/user/${userId}/subscription`, { body: {} });
+          assert.equal(subscribed.status, 201, JSON.stringify(subscribed.body));
+        }
+        const { conversationId } = (
+          await sb.call('POST', `/v2/health-navigator/users/${userId}/conversations`, { body: {} })
+        ).body as { conversationId: string };
+        return async (message: string) => {
+          const answer = await sb.call('POST', '/v2/health-navigator/messages', {
+            body: { conversationId, message },
+          });
+          assert.equal(answer.status, 200, JSON.stringify(answer.body));
+          return (answer.body as { messages: { text: string; urgent?: boolean }[] }).messages[1]!;
+        };
+      };
+      const messages: string[] = [emergency, howItWorks, askForDoctor, symptom];
+
+      const withoutPlan = await member(false);
+      const urgent = await withoutPlan(emergency);
+      assert.equal(urgent.urgent, true, emergency);
+      assert.match(urgent.text, /112/, 'the emergency number still comes first');
+      for (const message of messages) {
+        const { text } = message === emergency ? urgent : await withoutPlan(message);
+        assert.doesNotMatch(text, offer, `"${message}" without a plan: ${text}`);
+        assert.match(text, ownDoctor, `"${message}" without a plan points to their own doctor: ${text}`);
+      }
+
+      const withPlan = await member(true);
+      for (const message of messages) {
+        const { text } = await withPlan(message);
+        assert.match(text, offer, `"${message}" with a plan: ${text}`);
+      }
+    });
+  }
+
   it('refuses controls with bad input or unknown records, naming what is wrong', async () => {
     const badStatus = await sb.call('POST', `/_sandbox/users/${alex}/status`, {
       body: { status: 'asleep' },
