@@ -210,9 +210,10 @@ describe('a browser-only install of the packed package', () => {
     const inputs = Object.keys(result.metafile.inputs);
     assert.ok(inputs.some((input) => input.includes('node_modules/consult-elements/dist/define.js')));
     assert.ok(inputs.every((input) => input === '<stdin>' || input.startsWith('node_modules/')));
-    assert.ok(
-      readdirSync(join(folder, 'node_modules/consult-elements/dist/browser')).includes('consult-elements.js'),
-    );
+    const browserFiles = readdirSync(join(folder, 'node_modules/consult-elements/dist/browser'));
+    assert.ok(browserFiles.includes('consult-elements.js'));
+    // The notifications' service worker, for a portal to host on its own origin (README, "Notifications").
+    assert.ok(browserFiles.includes('consult-push-sw.js'), browserFiles.join(', '));
   });
 
   it('type-checks a strict app against the elements’ and the client’s types, without zod', async () => {

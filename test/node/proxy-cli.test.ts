@@ -13,6 +13,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import webPush from 'web-push';
 import { readProxyEnv } from '../../src/proxy/cli.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { freePort, openEventStream, rawRequest } from './support/proxy.js';
@@ -66,6 +67,54 @@ describe('readProxyEnv', () => {
     assert.equal(config?.demoSignIn, true);
     assert.equal(config?.basePath, '/api/consult');
     assert.equal(config?.port, 9000);
+  });
+
+  it('CONSULT_VAPID_*: all three keys turn on notifications, with CONSULT_PUSH_PAGE the page a tap opens', () => {
+    const keys = webPush.generateVAPIDKeys();
+    const { config, problems } = readProxyEnv({
+      ...GOOD,
+      CONSULT_VAPID_PUBLIC_KEY: keys.publicKey,
+      CONSULT_VAPID_PRIVATE_KEY: keys.privateKey,
+      CONSULT_VAPID_SUBJECT: 'mailto:care@portal.example',
+      CONSULT_PUSH_PAGE: 'https://portal.example/care',
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config?.push, {
+      vapid: { ...keys, subject: 'mailto:care@portal.example' },
+      page: 'https://portal.example/care',
+    });
+    assert.equal(readProxyEnv({ ...GOOD }).config?.push, undefined, 'none set: no notifications');
+  });
+
+  it('CONSULT_VAPID_* with a key missing or malformed, or a subject that is no mailto: or https: URL, is named', () => {
+    const keys = webPush.generateVAPIDKeys();
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ CONSULT_VAPID_PUBLIC_KEY: keys.publicKey }, /CONSULT_VAPID_PRIVATE_KEY/],
+      [
+        {
+          CONSULT_VAPID_PUBLIC_KEY: 'not-a-key',
+          CONSULT_VAPID_PRIVATE_KEY: keys.privateKey,
+          CONSULT_VAPID_SUBJECT: 'mailto:care@portal.example',
+        },
+        /CONSULT_VAPID_PUBLIC_KEY/,
+      ],
+      [
+        {
+          CONSULT_VAPID_PUBLIC_KEY: keys.publicKey,
+          CONSULT_VAPID_PRIVATE_KEY: keys.privateKey,
+          CONSULT_VAPID_SUBJECT: 'care@portal.example',
+        },
+        /CONSULT_VAPID_SUBJECT/,
+      ],
+    ];
+    for (const [vapid, named] of cases) {
+      const { config, problems } = readProxyEnv({ ...GOOD, ...vapid });
+      assert.equal(config, undefined, JSON.stringify(vapid));
+      assert.ok(
+        problems.some((problem) => named.test(problem)),
+        `${JSON.stringify(vapid)}: ${problems.join('; ')}`,
+      );
+    }
   });
 
   it('a CONSULT_TRUSTED_PROXIES entry that is not an address or range is named', () => {
