@@ -54,7 +54,7 @@ export class MemberMemory {
     await this.#store.setIfAbsent(answerKey(userId, consultationId, index), this.#stamp(), MEMORY_TTL_MS);
   }
 
-  /** The member has had `count` answers on screen: a count at or below what was seen changes nothing. */
+  /** The member has had `count` answers on screen: a count at or below what was seen changes nothing (the route refuses a lower one). */
   async seen(userId: string, consultationId: string, count: number): Promise<number> {
     const upTo = Math.min(count, MAX_QUESTIONS_PER_CONSULTATION);
     await Promise.all(

@@ -228,13 +228,19 @@ for (const setup of SETUPS) {
       assert.equal((list.body as Consultation[]).find((c) => c.consultationId === id)?.seenAnswers, 1);
     });
 
-    it('a count below what was seen changes nothing and tells no one', async () => {
+    it('a count below what was seen is a 409 saying how many were seen, and changes nothing and tells no one', async () => {
       const stream = await openEventStream(`${first().url}/events`, alex);
       streams.push(stream);
       await stream.next((item) => item.event === 'ready');
       const response = await seen({ answers: 0 }, alex, last());
-      assert.equal(response.status, 200, response.text);
-      assert.deepEqual(response.body, { consultationId: id, answers: 1 });
+      assert.equal(response.status, 409, response.text);
+      assert.equal(response.body.code, 'answers_seen_already');
+      assert.match(response.body.detail, /1 answer of this consultation was seen already/);
+      assert.deepEqual(response.body.errors, [{ field: 'answers', message: 'must be at least 1' }]);
+      assert.equal(response.headers.get('content-type'), 'application/problem+json');
+      const same = await seen({ answers: 1 }, alex, last());
+      assert.equal(same.status, 200, 'the same count again is no error');
+      assert.deepEqual(same.body, { consultationId: id, answers: 1 });
       await sleep(300);
       assert.deepEqual(stream.events('consultation'), []);
       assert.equal((await read(first())).seenAnswers, 1);

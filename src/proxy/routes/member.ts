@@ -261,7 +261,16 @@ export function memberRoutes(core: ProxyCore) {
       const { userId } = member(c);
       const id = consultation.consultationId;
       const before = (await memory.of(userId, [id])).get(id)?.seenAnswers ?? 0;
-      // A count below what was seen is no error (another tab may have read further): it changes nothing.
+      // Read marks only grow: a tab that was behind (another tab or device read further) hears how
+      // far, and nothing changes.
+      if (request.answers < before) {
+        throw ProblemError.conflict({
+          code: 'answers_seen_already',
+          title: 'More answers were seen already',
+          detail: `${before} answer${before === 1 ? ' of this consultation was' : 's of this consultation were'} seen already; the count cannot go down.`,
+          errors: [{ field: 'answers', message: `must be at least ${before}` }],
+        });
+      }
       const answers = await memory.seen(userId, id, request.answers);
       if (answers > before) {
         // The member's other tabs and devices hear it, as they hear a webhook's event: a hint to read again.
