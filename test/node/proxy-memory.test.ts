@@ -235,7 +235,7 @@ for (const setup of SETUPS) {
       const response = await seen({ answers: 0 }, alex, last());
       assert.equal(response.status, 409, response.text);
       assert.equal(response.body.code, 'answers_seen_already');
-      assert.match(response.body.detail, /1 answer of this consultation was seen already/);
+      assert.match(response.body.detail, /1 answer of the consultation seen already/);
       assert.deepEqual(response.body.errors, [{ field: 'answers', message: 'must be at least 1' }]);
       assert.equal(response.headers.get('content-type'), 'application/problem+json');
       const same = await seen({ answers: 1 }, alex, last());

@@ -250,25 +250,22 @@ export function memberRoutes(core: ProxyCore) {
       const request = await body(c, BrowserSeen);
       const consultation = await ownConsultation(c);
       const answered = consultation.questions.filter((q) => q.answer !== undefined).length;
-      if (request.answers > answered) {
-        throw ProblemError.conflict({
-          code: 'answers_not_available',
-          title: 'Not that many answers',
-          detail: `The consultation has ${answered} answer${answered === 1 ? '' : 's'}; more cannot have been seen.`,
-          errors: [{ field: 'answers', message: `must be at most ${answered}` }],
-        });
-      }
       const { userId } = member(c);
       const id = consultation.consultationId;
       const before = (await memory.of(userId, [id])).get(id)?.seenAnswers ?? 0;
-      // Read marks only grow: a tab that was behind (another tab or device read further) hears how
-      // far, and nothing changes.
-      if (request.answers < before) {
+      // Read marks only grow, up to the answers there are: a tab that was behind (another tab or
+      // device read further) hears how far, and nothing changes.
+      const over = request.answers > answered;
+      if (over || request.answers < before) {
+        const count = over ? answered : before;
+        const answers = `${count} answer${count === 1 ? '' : 's'}`;
         throw ProblemError.conflict({
-          code: 'answers_seen_already',
-          title: 'More answers were seen already',
-          detail: `${before} answer${before === 1 ? ' of this consultation was' : 's of this consultation were'} seen already; the count cannot go down.`,
-          errors: [{ field: 'answers', message: `must be at least ${before}` }],
+          code: over ? 'answers_not_available' : 'answers_seen_already',
+          title: over ? 'Not that many answers' : 'Seen already',
+          detail: over
+            ? `The consultation has ${answers}; more cannot have been seen.`
+            : `${answers} of the consultation seen already; the count cannot go down.`,
+          errors: [{ field: 'answers', message: `must be at ${over ? 'most' : 'least'} ${count}` }],
         });
       }
       const answers = await memory.seen(userId, id, request.answers);
