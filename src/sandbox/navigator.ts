@@ -278,7 +278,7 @@ Duren deze gevoelens langer dan twee weken, dan kan een arts helpen. Denkt u era
   },
   {
     match:
-      /how does|what is this|what can you|help me|how do i|consultation|doctor|wie funktioniert|arzt|ärztin|comment|médecin|cómo|médico|hoe werkt|dokter|كيف|طبيب|استشارة/iu,
+      /how does|what is this|what can you|help me|how do i|consultation|doctor|wie funktioniert|arzt|ärztin|comment|médecin|cómo|médico|hoe werkt|dokter|(?:een|de|mijn) arts\b|كيف|طبيب|استشارة/iu,
     text: {
       en: `I can help you find general health information and the right kind of care. For questions about your own health, you can ask a licensed doctor in writing: you will get a written answer, and you can add up to two follow-up questions.`,
       de: `Ich helfe Ihnen, allgemeine Gesundheitsinformationen und die richtige Versorgung zu finden. Fragen zu Ihrer eigenen Gesundheit können Sie schriftlich einer zugelassenen Ärztin oder einem Arzt stellen: Sie erhalten eine schriftliche Antwort und können bis zu zwei Nachfragen stellen.`,

@@ -809,7 +809,7 @@ describe("controls that change a member's world", () => {
     nl: {
       emergency: 'Mijn vader heeft pijn op de borst',
       howItWorks: 'Hoe werkt dit?',
-      askForDoctor: 'Kan ik een dokter spreken?',
+      askForDoctor: 'Kan ik met een arts praten?',
       symptom: 'Ik heb koorts',
       offer: /(?:kunt u|u kunt)(?: hier)? schriftelijk/i,
       ownDoctor: /eigen huisarts/,
