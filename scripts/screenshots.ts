@@ -1,9 +1,10 @@
 /**
- * `npm run screenshots`: the demo portal as members see it, in headless Chromium, at 1280 px and
- * 375 px wide, light and dark, English and Arabic, written to `docs/screenshots/`; then the
+ * `npm run screenshots`: the demo portal as members see it, in headless Chromium, at 1280, 375 and
+ * 320 px wide, light and dark, English and Arabic, written to `docs/screenshots/`; then the
  * conversation gallery of the README (a thread with two answers, waiting, the limit reached,
- * closed, an urgent navigator reply, a sent prescription request), each element on its own at
- * 1280 px light, 375 px dark and in Arabic. The demo runs on free ports with its simulated
+ * closed, an answer that came while the member was away, the connection lost, a navigator
+ * message sent offline, signed out, an urgent navigator reply, a prescription request sent and
+ * found again on a later visit), each at 1280 px light, 375 px dark and in Arabic. The demo runs on free ports with its simulated
  * professionals, exactly as `npm start` runs it.
  */
 import { mkdirSync } from 'node:fs';
@@ -41,6 +42,9 @@ const VIEWS = [
     member: 'alex',
     send: 'Can I take ibuprofen?',
   },
+  // The narrowest phones.
+  { name: 'narrow-light', width: 320, height: 700, scheme: 'light', member: 'alex' },
+  { name: 'narrow-arabic', width: 320, height: 700, scheme: 'light', member: 'noor' },
   {
     name: 'wide-sent-arabic',
     width: 1280,
@@ -69,6 +73,21 @@ async function openCase(page: Page, index: number): Promise<void> {
 /** Each scene brings the page to a state and names the element to picture. */
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 
+/** Whether the sandbox has answered the member's question `text`. */
+const answered = (text: string) =>
+  [...stack.sandbox.sandbox.state.consultations.values()].some((c) =>
+    c.questions.some((q) => q.question === text && q.answer),
+  );
+
+async function send(page: Page, text: string): Promise<void> {
+  const question = page.locator('consult-form textarea').first();
+  await question.click();
+  await question.pressSequentially(text);
+  await page.locator('consult-form [part~="submit-button"]').click();
+  await inHistory(page, '[part~="waiting"]').waitFor({ timeout: 15_000 });
+}
+
+/** `target` is the element pictured; `page` pictures the whole screen. */
 const GALLERY_SCENES: { name: string; target: string; act(page: Page): Promise<void> }[] = [
   {
     name: 'thread-answers',
@@ -119,6 +138,64 @@ const GALLERY_SCENES: { name: string; target: string; act(page: Page): Promise<v
       await box.pressSequentially('I have crushing chest pain and my left arm feels numb');
       await box.press('Enter');
       await page.locator('navigator-chat .message.urgent').waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'unread-next-visit',
+    target: 'case-history',
+    // Asked, the tab closed, the answer came meanwhile: on the next visit the row says so.
+    act: async (page) => {
+      const text = 'My toddler has a red rash on his cheeks. Should I worry?';
+      await send(page, text);
+      await page.goto('about:blank');
+      const until = Date.now() + 60_000;
+      while (!answered(text) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      await page.goto(`${stack.url}/`);
+      await page.locator('case-history [part~="item"] [part~="unread"]').first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'reconnecting',
+    target: 'page',
+    // The connection lost: one calm notice, and the question queued until it is back.
+    act: async (page) => {
+      await page.context().setOffline(true);
+      const question = page.locator('consult-form textarea').first();
+      await question.click();
+      await question.pressSequentially('Is it safe to fly with a cold?');
+      await page.locator('consult-session [part~="connection"]').first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'navigator-offline',
+    target: 'navigator-chat',
+    // A message sent while offline waits, as the question form's would, and goes when the connection is back.
+    act: async (page) => {
+      await page.context().setOffline(true);
+      await page.locator('consult-session [part~="connection"]').first().waitFor({ timeout: 15_000 });
+      const box = page.locator('navigator-chat textarea');
+      await box.click();
+      await box.pressSequentially('How much water should I drink a day?');
+      await box.press('Enter');
+      await page.locator('navigator-chat [part~="message"]').last().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'signed-out',
+    target: 'page',
+    act: async (page) => {
+      await page.locator('#sign-out').click();
+      await page.locator('.sign-in-again button').first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'prescription-found-again',
+    target: 'prescription-request',
+    // A request sent on an earlier visit: its reference and time, not what was asked.
+    act: async (page) => {
+      await GALLERY_SCENES.find((scene) => scene.name === 'prescription-sent')?.act(page);
+      await page.reload();
+      await page.locator('prescription-request [part~="request"]').first().waitFor({ timeout: 15_000 });
     },
   },
   {
@@ -218,7 +295,8 @@ try {
         await scene.act(page);
         await page.waitForTimeout(300);
         const path = `${OUT}/${scene.name}-${variant.suffix}.png`;
-        await page.locator(scene.target).screenshot({ path });
+        if (scene.target === 'page') await page.screenshot({ path });
+        else await page.locator(scene.target).screenshot({ path });
         console.log(path);
       } catch (error) {
         console.error(`${scene.name}-${variant.suffix}: ${(error as Error).message.split('\n')[0]}`);
