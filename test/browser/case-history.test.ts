@@ -744,5 +744,37 @@ describe('<case-history>', () => {
       expect($(element, '[part=base]')!.getAttribute('dir')).to.equal('rtl');
       expect(shadowText(element)).to.contain('تمت الإجابة');
     });
+
+    it('shows an Arabic member two lines of the latest message on a 375 px phone', async () => {
+      const { session } = await inSession<HTMLElement>(
+        html`<div style="inline-size: 375px"><case-history></case-history></div>`,
+        { member: 'noor' },
+      );
+      const element = session.querySelector<CaseHistory>('case-history')!;
+      await listed(element);
+      const preview = cards(element)[0]!.querySelector<HTMLElement>('[part=preview]')!;
+      expect(preview.textContent).to.contain('شكرًا لسؤالك');
+      expect(element.getBoundingClientRect().width).to.be.at.most(375);
+      // The lines of text the member sees: boxes of the preview's words inside its visible box.
+      const box = preview.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(preview);
+      const lines: { top: number; bottom: number; left: number; right: number }[] = [];
+      for (const rect of [...range.getClientRects()].sort((a, b) => a.top - b.top)) {
+        const middle = (rect.top + rect.bottom) / 2;
+        if (rect.width === 0 || middle < box.top || middle > box.bottom) continue;
+        const line = lines.find((l) => middle >= l.top && middle <= l.bottom);
+        if (!line) lines.push({ top: rect.top, bottom: rect.bottom, left: rect.left, right: rect.right });
+        else
+          Object.assign(line, {
+            left: Math.min(line.left, rect.left),
+            right: Math.max(line.right, rect.right),
+          });
+      }
+      expect(lines.length, 'lines of the preview shown').to.equal(2);
+      // Each runs across the row: more than a word or two beside the sender's name.
+      for (const line of lines)
+        expect(line.right - line.left, 'a line of the preview').to.be.greaterThan(box.width * 0.6);
+    });
   });
 });

@@ -44,6 +44,22 @@ describe('<consult-access>', () => {
     const history = element.shadowRoot!.querySelector('[part~=history]')!;
     expect(history.textContent).to.contain('Renewed from');
     expect(history.querySelectorAll('li')).to.have.length(1);
+    // The renewal is part of the plan's card: in it, and drawn within its box.
+    const card = summary(element)!;
+    const box = card.getBoundingClientRect();
+    expect(box.width * box.height, 'the card is drawn').to.be.greaterThan(0);
+    const label = [...element.shadowRoot!.querySelectorAll('p')].find((p) =>
+      p.textContent!.includes('Renewed from'),
+    )!;
+    for (const line of [label, ...history.querySelectorAll('li')]) {
+      const words = line.textContent!.trim();
+      expect(card.contains(line), `"${words}" is in the plan's card`).to.equal(true);
+      const { top, right, bottom, left } = line.getBoundingClientRect();
+      expect(
+        top >= box.top && bottom <= box.bottom && left >= box.left && right <= box.right,
+        `"${words}" is drawn inside the card`,
+      ).to.equal(true);
+    }
     const slot = element.shadowRoot!.querySelector<HTMLSlotElement>('slot[name=none]');
     expect(slot, 'no offer to a member who has a plan').to.equal(null);
     await expect(element).to.be.accessible();

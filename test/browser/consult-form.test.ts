@@ -10,7 +10,7 @@ import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { announced, inSession, shadowText, upstreamCalls, withFailures } from './support/backend.js';
-import { waitUntil } from './support/elements.js';
+import { $, waitUntil } from './support/elements.js';
 
 ConsultForm.define('consult-form');
 CaseHistory.define('case-history');
@@ -626,6 +626,46 @@ describe('<consult-form>', () => {
       expect(form.shadowRoot!.querySelector('consult-thread')).to.equal(null);
       expect(textarea(form).value).to.equal('');
       expect(announced(form)).to.contain('in your consultations');
+    });
+
+    it('says "sent" only while the page’s list does not show the question open', async () => {
+      sessionStorage.clear();
+      const { session } = await inSession<HTMLElement>(
+        html`<div><consult-form></consult-form><case-history></case-history></div>`,
+      );
+      const form = session.querySelector<ConsultForm>('consult-form')!;
+      const history = session.querySelector<CaseHistory>('case-history')!;
+      const sentNote = () => form.shadowRoot!.querySelector<HTMLElement>('.sent-to');
+      // Watched from the send on: the note must not flash up while the list opens the question.
+      let noteSeen = false;
+      const watch = new MutationObserver((records) => {
+        const added = records.flatMap((r) => [...r.addedNodes]);
+        noteSeen ||= added.some((n) => n instanceof Element && n.matches('.sent-to, :has(.sent-to)'));
+      });
+      await formShown(form);
+      watch.observe(form.shadowRoot!, { childList: true, subtree: true });
+      const submitted = oneEvent(form, 'consult-submitted');
+      await send(form, 'My wrist hurts when I type.');
+      const { consultationId } = (await submitted).detail;
+      await waitUntil(() => openedThread(history)?.consultationId === consultationId, 'the list shows it', {
+        timeout: 5000,
+      });
+      await form.updateComplete;
+      watch.disconnect();
+      expect(noteSeen, 'the note showed beside the list’s open question').to.equal(false);
+      expect(sentNote()).to.equal(null);
+
+      // Back to the list: the question is no longer in view, and the note says where it went.
+      $<HTMLButtonElement>(history, '[part~=back-button]')!.click();
+      await waitUntil(() => sentNote(), 'the note is back', { timeout: 5000 });
+      expect(sentNote()!.textContent).to.contain('in your consultations');
+
+      // Its link opens the question in the list again, and the note goes.
+      button(form, 'Open your question')!.click();
+      await waitUntil(() => history.selected === consultationId, 'the list shows it again', {
+        timeout: 5000,
+      });
+      await waitUntil(() => sentNote() === null, 'the note is gone again', { timeout: 5000 });
     });
 
     it('shows the question where it was sent when the page has no list', async () => {

@@ -12,6 +12,16 @@ import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
 
 const API_KEY_CANARY = 'canary-api-key-7d1f0c2e9b';
 
+/** The portal's own headings for Noor, in Arabic (`data-portal-text` key to text). */
+const NOOR_HEADINGS = {
+  title: 'اسأل طبيبًا',
+  intro: 'يجيب أطباء مرخّصون عن أسئلتك الصحية كتابةً، عادةً خلال يوم.',
+  ask: 'سؤال جديد',
+  history: 'استشاراتي',
+  prescription: 'تجديد وصفة طبية',
+  navigator: 'المرشد الصحي',
+};
+
 describe('the demo portal in Chromium', () => {
   let stack: DemoStack;
   let browser: Browser;
@@ -252,7 +262,7 @@ describe('the demo portal in Chromium', () => {
     await context.close();
   });
 
-  it('shows Sam the no-subscription state and Noor the portal right to left', async () => {
+  it('shows Sam the no-subscription state and Noor the portal right to left, its own headings in Arabic', async () => {
     const context = await browser.newContext();
     const { page } = await openPortal(context);
     await page.locator('#member').selectOption('sam');
@@ -276,6 +286,77 @@ describe('the demo portal in Chromium', () => {
       undefined,
       { timeout: 10_000 },
     );
+    // The portal's own headings speak Noor's language too, each marked Arabic and right to left.
+    await page.waitForFunction(
+      (history) => document.querySelector('#history-heading')?.textContent === history,
+      NOOR_HEADINGS.history,
+      { timeout: 10_000 },
+    );
+    const headings = await page
+      .locator('[data-portal-text]')
+      .evaluateAll((elements) =>
+        elements.map((e) => [
+          (e as HTMLElement).dataset.portalText,
+          { text: e.textContent?.trim(), lang: e.getAttribute('lang'), dir: e.getAttribute('dir') },
+        ]),
+      );
+    assert.deepEqual(
+      Object.fromEntries(headings),
+      Object.fromEntries(
+        Object.entries(NOOR_HEADINGS).map(([key, text]) => [key, { text, lang: 'ar', dir: 'rtl' }]),
+      ),
+    );
+    for (const id of ['ask-heading', 'history-heading', 'prescription-heading', 'navigator-heading'])
+      assert.ok(await page.locator(`#${id}`).isVisible(), `#${id} is shown`);
+    await context.close();
+  });
+
+  it('offers the way back in after sign-out as a portal button, and it signs the member in', async () => {
+    const context = await browser.newContext();
+    const { page, errors } = await openPortal(context);
+    /** What makes a button look like one of the portal's, as the browser draws it. */
+    const looks = (button: Element) => {
+      const style = getComputedStyle(button);
+      return {
+        background: style.backgroundColor,
+        color: style.color,
+        radius: style.borderRadius,
+        padding: style.padding,
+        height: style.minHeight,
+      };
+    };
+    // The portal's primary button as the elements draw it: the form's "Send to a doctor".
+    const send = page.locator('consult-form [part~="submit-button"]');
+    await send.waitFor({ timeout: 10_000 });
+    const portalButton = await send.evaluate(looks);
+
+    await page.locator('#sign-out').click();
+    const signInAgain = page.locator('.sign-in-again button');
+    await signInAgain.waitFor({ state: 'visible', timeout: 10_000 });
+    const again = await signInAgain.evaluate(looks);
+    // A button the browser draws with its own defaults, on the same page.
+    const plain = await page.evaluate<{ background: string; radius: string; padding: string }>(
+      `(() => {
+        const button = document.body.appendChild(document.createElement('button'));
+        const style = getComputedStyle(button);
+        const looks = { background: style.backgroundColor, radius: style.borderRadius, padding: style.padding };
+        button.remove();
+        return looks;
+      })()`,
+    );
+    const { background, color, radius, height } = portalButton;
+    assert.deepEqual(
+      { background: again.background, color: again.color, radius: again.radius, height: again.height },
+      { background, color, radius, height },
+      'the sign-in button has the portal buttons’ colours, corners and height',
+    );
+    for (const look of ['background', 'radius', 'padding'] as const)
+      assert.notEqual(again[look], plain[look], `not the browser’s default button: ${look}`);
+
+    await signInAgain.click();
+    await page.locator('case-history [part~="item"]').first().waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('#sign-out').isVisible(), true);
+    assert.deepEqual(errors, [], 'no uncaught error on the page');
     await context.close();
   });
 });
