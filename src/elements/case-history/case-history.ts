@@ -37,7 +37,7 @@ import { styles } from './case-history.styles.js';
  * @csspart item - One consultation's row (a button).
  * @csspart unread - How many answers the member has not seen yet, above the list, and each row's "New answer" mark.
  * @csspart status - A row's status chip.
- * @csspart preview - A row's one-line preview of the latest message, with who sent it.
+ * @csspart preview - A row's preview of the latest message (two lines at most), with who sent it.
  * @csspart empty - The empty state.
  * @csspart more-button - "Show more", which renders the next chunk of rows.
  * @csspart back-button - "Back to all consultations", shown with an opened consultation.

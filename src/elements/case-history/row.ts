@@ -1,6 +1,6 @@
 /**
  * One row of `<case-history>`, as an inbox shows it: "New answer from …" with a dot while the
- * member has not seen it, the first question as its title, a one-line preview of the latest
+ * member has not seen it, the first question as its title, a preview (two lines at most) of the latest
  * message with who sent it and when, and the status chip with the questions used.
  *
  * Screen readers hear a short name, as messengers give their rows: unread, who, status, when
