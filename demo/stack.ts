@@ -47,8 +47,9 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       // The portal's own sign-in cookie, as a partner would check it; or demo sign-in by body.
       authenticate: async (request) => (await portalMember(request)) ?? (await demoSignIn()(request)),
       publicUrl: `http://127.0.0.1:${port}/consult`,
-      // Every visitor of the demo is one of its few demo members, in many tabs at once.
-      limits: { signInsPerMemberPerMinute: 1_000 },
+      // Every visitor of the demo is one of its few demo members, in many tabs at once: the
+      // per-member limits are a real portal's guard against one member's runaway page.
+      limits: { signInsPerMemberPerMinute: 1_000, perMemberPerMinute: 1_000 },
       // Notifications with keys of its own, made at each start, and the worker built from the sources.
       push: {
         vapid: { ...webPush.generateVAPIDKeys(), subject: 'mailto:demo@consult-elements.example' },

@@ -147,9 +147,26 @@ const GALLERY_SCENES: { name: string; target: string; act(page: Page): Promise<v
     act: async (page) => {
       const text = 'My toddler has a red rash on his cheeks. Should I worry?';
       await send(page, text);
+      // Back to the list and away: the next visit opens on the list, not on this thread.
+      await page.locator('case-history [part~="back-button"]').click();
       await page.goto('about:blank');
-      const until = Date.now() + 60_000;
+      // A professional answers while the member is away (now, rather than at the simulation's pace).
+      const asked = [...stack.sandbox.sandbox.state.consultations.values()].find(
+        (c) => c.questions[0]?.question === text,
+      );
+      if (asked && !answered(text)) {
+        await fetch(`${stack.sandbox.url}/_sandbox/consultations/${asked.consultationId}/answer`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            answer:
+              'A red rash on the cheeks of a toddler is often **slapped cheek syndrome**, a mild virus.',
+          }),
+        });
+      }
+      const until = Date.now() + 15_000;
       while (!answered(text) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 500));
       await page.goto(`${stack.url}/`);
       await page.locator('case-history [part~="item"] [part~="unread"]').first().waitFor({ timeout: 15_000 });
     },
@@ -194,7 +211,11 @@ const GALLERY_SCENES: { name: string; target: string; act(page: Page): Promise<v
     // A request sent on an earlier visit: its reference and time, not what was asked.
     act: async (page) => {
       await GALLERY_SCENES.find((scene) => scene.name === 'prescription-sent')?.act(page);
+      const language = await page.locator('#language').inputValue();
       await page.reload();
+      // The portal's language menu starts again at the member's language: the picture's is chosen again.
+      await page.locator('case-history [part~="item"]').first().waitFor({ timeout: 15_000 });
+      if (language) await page.selectOption('#language', language);
       await page.locator('prescription-request [part~="request"]').first().waitFor({ timeout: 15_000 });
     },
   },

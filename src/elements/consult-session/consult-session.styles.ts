@@ -5,8 +5,13 @@ export const styles = css`
   :host {
     background: none;
   }
+  /* In view wherever the member is on the page, as a messenger keeps its "Connecting…" bar. */
   [part~='connection'] {
+    position: sticky;
+    inset-block-start: var(--consult-connection-top, 0.5rem);
+    z-index: 2;
     margin-block: 0 1rem;
+    box-shadow: 0 0.25rem 0.75rem -0.5rem color-mix(in srgb, var(--_text) 40%, transparent);
   }
   .notice p {
     margin-block: 0 0.75rem;

@@ -33,6 +33,7 @@ import { styles } from './consult-session.styles.js';
  * @csspart base - The wrapper of the content, and of the notice that replaces it when the session has ended.
  * @csspart notice - The notice shown when the session has ended.
  * @csspart connection - The one "Reconnecting…" notice while the service cannot be reached.
+ * @cssprop --consult-connection-top - How far below the top of the screen the "Reconnecting…" notice stays while the page scrolls (below a sticky header of the portal's own). Default 0.5rem.
  * @csspart retry-button - Its "Sign in again" button, after an expiry (not after signing out).
  */
 export class ConsultSession extends ConsultElement {
