@@ -121,12 +121,11 @@ export class SessionManager extends EventTarget {
     });
     this.addEventListener('resync', () => this.state.resync());
     // Another member signed in on this device (in this tab, or on an earlier visit): the one
-    // before is told nothing here any more (S30). A session the portal or the proxy ended (an
-    // idle sign-out, `endMemberSessions`) leaves no member here: the device is told nothing more.
+    // before is told nothing here any more (S30).
     this.addEventListener('status', (event) => {
-      if ((event as CustomEvent<{ reason?: string } | undefined>).detail?.reason === 'refused')
-        void this.#notifications.end(undefined)?.catch(() => undefined);
-      else this.#keepPushForMember();
+      this.#signInRefused =
+        (event as CustomEvent<{ reason?: string } | undefined>).detail?.reason === 'refused';
+      this.#keepPushForMember();
     });
   }
 
@@ -154,8 +153,16 @@ export class SessionManager extends EventTarget {
     return token;
   }
 
+  /** Whether the session ended because a sign-in was refused (rather than signed out here). */
+  #signInRefused = false;
+
   #keepPushForMember(): void {
-    this.#notifications.keepOnlyFor(this.status === 'ready' ? this.member.current?.id : undefined);
+    // A sign-in the portal refused (its session ended: idle, elsewhere, or `endMemberSessions`)
+    // leaves no member here, whether the page offered notifications before or after: the device
+    // is told nothing more.
+    if (this.status === 'expired' && this.#signInRefused)
+      void this.#notifications.end(undefined)?.catch(() => undefined);
+    else this.#notifications.keepOnlyFor(this.status === 'ready' ? this.member.current?.id : undefined);
   }
 
   /** `service-notifications` on `<consult-session>`: the member may turn the service's own notifications on or off. */

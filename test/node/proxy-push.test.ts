@@ -222,6 +222,12 @@ describe('S30: a subscription dies with its member’s sign-in, or its push serv
     for (const subscription of [refusing, unreachable]) {
       assert.ok(!written.includes(subscription.path), `no log names ${subscription.path}`);
       assert.ok(!written.includes(subscription.json.keys.p256dh));
+      // Alex's other tests find only the devices they gave.
+      const removed = await proxy.call('DELETE', '/push/subscription', {
+        token,
+        body: { endpoint: subscription.endpoint },
+      });
+      assert.equal(removed.status, 204, removed.text);
     }
   });
 
@@ -412,6 +418,24 @@ describe('S29, S30: at most ten devices a member, each for 60 days after its pag
     assert.deepEqual(await endpointsOf(userId), [device.endpoint], '118 days after it was first given');
     now += 2 * DAY;
     assert.deepEqual(await endpointsOf(userId), [], 'gone 61 days after it was last given');
+  });
+
+  it('each device’s 60 days are its own: one not given again goes, though another of the member’s was', async () => {
+    const token = await timed.session('sam');
+    const userId = (await timedStore.get('user:sam'))!;
+    const left = fakeSubscription(pushService.origin, 'sam-old-tablet');
+    const used = fakeSubscription(pushService.origin, 'sam-phone');
+    await give(token, left);
+    await give(token, used);
+    // The tablet was last given 61 days ago; the phone is given again today.
+    const stored = JSON.parse((await timedStore.get(`push-subscriptions:${userId}`))!) as {
+      endpoint: string;
+      at: number;
+    }[];
+    for (const entry of stored) if (entry.endpoint === left.endpoint) entry.at = Date.now() - 61 * DAY;
+    await timedStore.set(`push-subscriptions:${userId}`, JSON.stringify(stored), 60 * DAY);
+    await give(token, used);
+    assert.deepEqual(await endpointsOf(userId), [used.endpoint]);
   });
 });
 

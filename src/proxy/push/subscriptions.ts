@@ -104,13 +104,20 @@ export function parseSmallJson<S extends z.ZodMiniType>(text: string, schema: S)
 const listKey = (userId: string) => `push-subscriptions:${userId}`;
 const ownerKey = async (endpoint: string) => `push-endpoint:${await sha256Hex(endpoint)}`;
 
-/** The member's subscriptions (an unreadable record is none). */
+/**
+ * The member's subscriptions, each renewed within {@link SUBSCRIPTION_TTL_MS} (an unreadable record
+ * is none). The list's own lifetime starts again whenever any device is given, so each device's
+ * 60 days are counted from its own renewal here.
+ */
 export async function subscriptionsOf(core: ProxyCore, userId: string): Promise<StoredSubscription[]> {
   const raw = await core.store.get(listKey(userId));
   if (!raw) return [];
   try {
     const list = JSON.parse(raw) as unknown;
-    return Array.isArray(list) ? (list as StoredSubscription[]) : [];
+    const oldest = Date.now() - SUBSCRIPTION_TTL_MS;
+    return Array.isArray(list)
+      ? (list as StoredSubscription[]).filter((s) => typeof s.at === 'number' && s.at > oldest)
+      : [];
   } catch {
     return [];
   }
