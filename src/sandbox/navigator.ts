@@ -278,7 +278,7 @@ Duren deze gevoelens langer dan twee weken, dan kan een arts helpen. Denkt u era
   },
   {
     match:
-      /how does|what is this|what can you|help me|how do i|consultation|doctor|wie funktioniert|arzt|ärztin|comment|médecin|cómo|médico|hoe werkt|dokter|(?:een|de|mijn) arts\b|كيف|طبيب|استشارة/iu,
+      /how does|what is this|what can you|help me|how do i|consultation|doctor|wie funktioniert|arzt|ärztin|comment|médecin|cómo|médico|hoe werkt|dokter|\b(?:een|de|mijn|uw) (?:huis)?arts(?:en)?\b|\bhuisarts|كيف|طبيب|استشارة/iu,
     text: {
       en: `I can help you find general health information and the right kind of care. For questions about your own health, you can ask a licensed doctor in writing: you will get a written answer, and you can add up to two follow-up questions.`,
       de: `Ich helfe Ihnen, allgemeine Gesundheitsinformationen und die richtige Versorgung zu finden. Fragen zu Ihrer eigenen Gesundheit können Sie schriftlich einer zugelassenen Ärztin oder einem Arzt stellen: Sie erhalten eine schriftliche Antwort und können bis zu zwei Nachfragen stellen.`,
@@ -289,10 +289,10 @@ Duren deze gevoelens langer dan twee weken, dan kan een arts helpen. Denkt u era
     },
     withoutPlan: {
       en: `I can help you find general health information and the right kind of care. Your plan does not include written questions to a doctor here, so for questions about your own health, please contact your own doctor or practice. In an emergency, call your local emergency number.`,
-      de: `Ich helfe Ihnen, allgemeine Gesundheitsinformationen und die richtige Versorgung zu finden. Ihr Tarif enthält hier keine schriftlichen Fragen an Ärzte; mit Fragen zu Ihrer eigenen Gesundheit wenden Sie sich bitte an Ihre Hausarztpraxis. Im Notfall rufen Sie den Notruf (112).`,
+      de: `Ich helfe Ihnen, allgemeine Gesundheitsinformationen und die richtige Versorgung zu finden. Ihr Tarif enthält hier keine schriftlichen Fragen an Ärzte; mit Fragen zu Ihrer eigenen Gesundheit wenden Sie sich bitte an Ihre Hausarztpraxis. Wählen Sie im Notfall den Notruf 112.`,
       fr: `Je vous aide à trouver des informations de santé générales et le bon type de soins. Votre formule ne comprend pas de questions écrites à un médecin ici : pour une question sur votre santé, contactez votre médecin traitant. En cas d’urgence, appelez les urgences (112).`,
       es: `Le ayudo a encontrar información de salud general y la atención adecuada. Su plan no incluye preguntas por escrito a un médico aquí; para preguntas sobre su propia salud, consulte a su médico o centro de salud. En una emergencia, llame al número de emergencias (112).`,
-      nl: `Ik help u algemene gezondheidsinformatie en de juiste zorg te vinden. Uw pakket bevat hier geen schriftelijke vragen aan een arts; neem met vragen over uw eigen gezondheid contact op met uw eigen huisarts. Bel in een noodgeval het alarmnummer (112).`,
+      nl: `Ik help u algemene gezondheidsinformatie en de juiste zorg te vinden. Uw pakket bevat hier geen schriftelijke vragen aan een arts; neem voor vragen over uw gezondheid contact op met uw huisarts. Bel in een noodgeval het alarmnummer (112).`,
       ar: `أساعدك في العثور على معلومات صحية عامة ونوع الرعاية المناسب. خطتك لا تشمل أسئلة مكتوبة إلى طبيب هنا، لذا يُرجى التواصل مع طبيبك أو عيادتك بشأن أسئلة صحتك الخاصة. وفي حالات الطوارئ، اتصل برقم الطوارئ المحلي.`,
     },
   },

@@ -812,7 +812,7 @@ describe("controls that change a member's world", () => {
       askForDoctor: 'Kan ik met een arts praten?',
       symptom: 'Ik heb koorts',
       offer: /(?:kunt u|u kunt)(?: hier)? schriftelijk/i,
-      ownDoctor: /eigen huisarts/,
+      ownDoctor: /huisarts/,
     },
     ar: {
       emergency: 'والدي يشعر بألم في الصدر',
