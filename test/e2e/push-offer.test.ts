@@ -226,7 +226,14 @@ describe('the notifications offer in the demo portal', () => {
           .getByRole('button', { name: /Tell me on this device/ })
           .waitFor({ timeout: 10_000 });
       } else {
-        await page.waitForTimeout(500);
+        // The device's own answer, which the elements show: nothing to offer here.
+        const offered = await page.evaluate(async () => {
+          const session = document.querySelector('consult-session') as unknown as {
+            manager: { pushDevice(): Promise<{ offer(): Promise<string> } | undefined> };
+          };
+          return (await session.manager.pushDevice())?.offer();
+        });
+        assert.equal(offered, 'unavailable');
         assert.equal(await offer(page).count(), 0, 'no offer in Safari itself');
       }
       assert.equal(await permissionRequests(page), 0);
@@ -445,6 +452,8 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await page.waitForFunction(() =>
       (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
     );
+    // The proxy has forgotten the device before the next test counts devices.
+    await waitFor(() => calls.includes('DELETE /consult/session 204'), calls.join('\n'));
     await context.close();
   });
 
@@ -517,6 +526,8 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await page.waitForFunction(() =>
       (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
     );
+    // The proxy has forgotten the device before the next test counts devices.
+    await waitFor(() => calls.includes('DELETE /consult/session 204'), calls.join('\n'));
     await context.close();
   });
 
