@@ -13,9 +13,9 @@ import { browserBuild, type BuiltChunk } from '../../scripts/test-build.js';
 import { ELEMENTS } from '../../src/define.js';
 
 const KiB = 1024;
-const ENGLISH_PAGE_KIB = 77.1;
+const ENGLISH_PAGE_KIB = 77.2;
 const ENTRY_KIB = 51.6;
-const CLASSIC_KIB = 58.5;
+const CLASSIC_KIB = 58.6;
 const CLASSIC_MARKDOWN_KIB = 25.7;
 /**
  * `englishPage` is held just above where it stands (the loader with Lit, the shared core with the
@@ -34,7 +34,9 @@ const CLASSIC_MARKDOWN_KIB = 25.7;
  * when the form's send and the member state's link to the service became modules of their own (0.3 KiB),
  * a sign-in heard the browser back online during a try and a refused live stream was checked with one
  * read (0.1 KiB); the classic script (which carries the notifications' device code) to 58.45 KiB when
- * turning on notifications came to check that the member who tapped is still the one signed in; the aim is 0.6×
+ * turning on notifications came to check that the member who tapped is still the one signed in, and to 77.13 KiB
+ * (the loader 51.58, the classic script 58.52) when the "Reconnecting…" notice came to stay in view and a sign-in the
+ * portal refuses to end the device's notifications; the aim is 0.6×
  * deep-chat's bundle, about 65 KiB, and then 50 KiB. `entry`, the loader alone, likewise. `language`
  * too: Arabic, the largest, is 4.3 KiB with the names of professionals' roles and specialties, and
  * 4.4 KiB as the classic script's file with the notifications offer's words. The classic script likewise, its main
@@ -57,7 +59,7 @@ const MESSAGING = ['consult-session', 'consult-form', 'case-history', 'consult-t
 let outDir: string;
 let chunks: Map<string, Chunk & { gzip: number }>;
 
-const kib = (bytes: number) => `${(bytes / KiB).toFixed(1)} KiB`;
+const kib = (bytes: number) => `${(bytes / KiB).toFixed(2)} KiB`;
 const isTranslation = (chunk: Chunk) =>
   /src\/elements\/translations\/(?!en\.ts)/.test(chunk.facadeModuleId ?? '');
 

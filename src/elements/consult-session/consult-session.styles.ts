@@ -13,6 +13,12 @@ export const styles = css`
     margin-block: 0 1rem;
     box-shadow: 0 0.25rem 0.75rem -0.5rem color-mix(in srgb, var(--_text) 40%, transparent);
   }
+  /* A screen too short to give it a place (a phone on its side) keeps it where it stands. */
+  @media (max-height: 30rem) {
+    [part~='connection'] {
+      position: static;
+    }
+  }
   .notice p {
     margin-block: 0 0.75rem;
   }
