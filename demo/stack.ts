@@ -37,32 +37,33 @@ export interface DemoStack {
 export async function startDemoStack(options: DemoStackOptions = {}): Promise<DemoStack> {
   const sandbox = await startSandboxServer(options.sandbox ?? {});
   try {
-    // The proxy registers its webhook at its public URL, so port 0 becomes a known free port first.
-    const port = options.port === 0 ? await freePort() : (options.port ?? 8787);
-    const proxy = await startProxyServer({
-      upstreamUrl: sandbox.url,
-      apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
-      // A fresh secret per start: demo sessions end when the demo stops.
-      sessionSecret: options.sessionSecret ?? randomBytes(48).toString('base64'),
-      // The portal's own sign-in cookie, as a partner would check it; or demo sign-in by body.
-      authenticate: async (request) => (await portalMember(request)) ?? (await demoSignIn()(request)),
-      publicUrl: `http://127.0.0.1:${port}/consult`,
-      // Every visitor of the demo is one of its few demo members, in many tabs at once: the
-      // per-member limits are a real portal's guard against one member's runaway page.
-      limits: { signInsPerMemberPerMinute: 1_000, perMemberPerMinute: 1_000 },
-      // Notifications with keys of its own, made at each start, and the worker built from the sources.
-      push: {
-        vapid: { ...webPush.generateVAPIDKeys(), subject: 'mailto:demo@consult-elements.example' },
-        serviceWorker: await buildPushWorker(),
-      },
-      // Members choose the service's own notifications too (the sandbox keeps shouldNotify).
-      serviceNotifications: true,
-      ...(options.upstreamFetch ? { fetch: options.upstreamFetch } : {}),
-      ...(options.store ? { store: options.store } : {}),
-      port,
-      extend: (app) => mountDemo(app),
-      logger: options.logger ?? ((entry) => entry.level !== 'info' && console.error(JSON.stringify(entry))),
-    });
+    const serviceWorker = await buildPushWorker();
+    const proxy = await listening(options.port, (port) =>
+      startProxyServer({
+        upstreamUrl: sandbox.url,
+        apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
+        // A fresh secret per start: demo sessions end when the demo stops.
+        sessionSecret: options.sessionSecret ?? randomBytes(48).toString('base64'),
+        // The portal's own sign-in cookie, as a partner would check it; or demo sign-in by body.
+        authenticate: async (request) => (await portalMember(request)) ?? (await demoSignIn()(request)),
+        publicUrl: `http://127.0.0.1:${port}/consult`,
+        // Every visitor of the demo is one of its few demo members, in many tabs at once: the
+        // per-member limits are a real portal's guard against one member's runaway page.
+        limits: { signInsPerMemberPerMinute: 1_000, perMemberPerMinute: 1_000 },
+        // Notifications with keys of its own, made at each start, and the worker built from the sources.
+        push: {
+          vapid: { ...webPush.generateVAPIDKeys(), subject: 'mailto:demo@consult-elements.example' },
+          serviceWorker,
+        },
+        // Members choose the service's own notifications too (the sandbox keeps shouldNotify).
+        serviceNotifications: true,
+        ...(options.upstreamFetch ? { fetch: options.upstreamFetch } : {}),
+        ...(options.store ? { store: options.store } : {}),
+        port,
+        extend: (app) => mountDemo(app),
+        logger: options.logger ?? ((entry) => entry.level !== 'info' && console.error(JSON.stringify(entry))),
+      }),
+    );
     await proxy.proxy.ready;
     return {
       url: proxy.url,
@@ -76,6 +77,22 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   } catch (error) {
     await sandbox.close();
     throw error;
+  }
+}
+
+/**
+ * Starts on `port`, or for port 0 on a free port known before the start: the proxy registers its
+ * webhook at its public URL, which names the port. Another process may take that port before the
+ * proxy listens on it (tests start many servers at once): then another free port is tried.
+ */
+export async function listening<T>(port: number | undefined, start: (port: number) => Promise<T>): Promise<T> {
+  if (port !== 0) return start(port ?? 8787);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
+    }
   }
 }
 

@@ -136,6 +136,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
         });
       },
     );
-    server.once('error', reject);
+    server.once('error', (error) => {
+      // Nothing listens (the port is taken, say): what the proxy started, its webhook registration
+      // and its connections to the upstream, stops too.
+      void Promise.allSettled([proxy.close(), upstreamFetch?.close()]).then(() => reject(error));
+    });
   });
 }

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startDemoStack, type DemoStack } from '../../demo/stack.js';
+import { listening, startDemoStack, type DemoStack } from '../../demo/stack.js';
 
 let stack: DemoStack;
 
@@ -98,5 +98,51 @@ describe('the demo portal serves what partners serve', () => {
     const plain = await get(`/assets/${chunk}`, { 'accept-encoding': 'identity' });
     assert.equal(plain.headers.get('content-encoding'), null);
     assert.equal((await get('/assets/chunks/missing-0000.js')).status, 404);
+  });
+});
+
+describe('the demo on a free port (port 0), as the tests start it', () => {
+  const taken = () => Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
+
+  it('a free port another process takes before the demo listens on it: another is tried', async () => {
+    const ports: number[] = [];
+    const started = await listening(0, async (port) => {
+      ports.push(port);
+      if (ports.length === 1) throw taken();
+      return port;
+    });
+    assert.equal(ports.length, 2);
+    assert.equal(started, ports[1]);
+    assert.ok(ports.every((port) => port > 0));
+  });
+
+  it('gives up after five taken ports, and at once on any other failure or a port of its own', async () => {
+    let tries = 0;
+    await assert.rejects(
+      listening(0, async () => {
+        tries++;
+        throw taken();
+      }),
+      /EADDRINUSE/,
+    );
+    assert.equal(tries, 5);
+    tries = 0;
+    await assert.rejects(
+      listening(0, async () => {
+        tries++;
+        throw new Error('the sandbox is gone');
+      }),
+      /sandbox is gone/,
+    );
+    assert.equal(tries, 1);
+    tries = 0;
+    await assert.rejects(
+      listening(8787, async () => {
+        tries++;
+        throw taken();
+      }),
+      /EADDRINUSE/,
+    );
+    assert.equal(tries, 1, 'a port the developer chose is not swapped for another');
   });
 });
