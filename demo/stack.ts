@@ -85,7 +85,10 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
  * webhook at its public URL, which names the port. Another process may take that port before the
  * proxy listens on it (tests start many servers at once): then another free port is tried.
  */
-export async function listening<T>(port: number | undefined, start: (port: number) => Promise<T>): Promise<T> {
+export async function listening<T>(
+  port: number | undefined,
+  start: (port: number) => Promise<T>,
+): Promise<T> {
   if (port !== 0) return start(port ?? 8787);
   for (let attempt = 1; ; attempt++) {
     try {
