@@ -101,13 +101,7 @@ const GALLERY_SCENES: { name: string; target: string; act(page: Page): Promise<v
   {
     name: 'thread-waiting',
     target: 'case-history',
-    act: async (page) => {
-      const question = page.locator('consult-form textarea').first();
-      await question.click();
-      await question.pressSequentially('I have had a dry cough for two weeks. Should I worry?');
-      await page.locator('consult-form [part~="submit-button"]').click();
-      await inHistory(page, '[part~="waiting"]').waitFor({ timeout: 15_000 });
-    },
+    act: (page) => send(page, 'I have had a dry cough for two weeks. Should I worry?'),
   },
   {
     name: 'thread-limit',

@@ -6,7 +6,7 @@ import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { SessionManager } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
-import { announced, inSession, shadowText, withFailures } from './support/backend.js';
+import { announced, inSession, scriptedHistory, shadowText, withFailures } from './support/backend.js';
 import { $, hasFocus, pressTryAgain, sandboxPost, waitUntil } from './support/elements.js';
 
 CaseHistory.define('case-history');
@@ -41,30 +41,6 @@ async function failingHistory() {
   session.append(element);
   await waitUntil(() => $(element, '[role=alert] button'), 'the error shows', { timeout: 15000 });
   return { ...fixtureResult, element, fail: broken.fail };
-}
-
-/** A session whose history has `count` consultations, answered by a scripted `fetch`. */
-function scriptedHistory(count: number): SessionManager {
-  const history = Array.from({ length: count }, (_, i) => ({
-    consultationId: `cns_scripted_${i}`,
-    userId: 'usr_scripted',
-    status: 'resolved',
-    createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
-    questions: [{ question: `Scripted question ${i}`, answer: 'An answer.' }],
-  }));
-  const scripted: typeof fetch = async (input) => {
-    const url = String(input);
-    if (url.endsWith('/session')) {
-      return Response.json({
-        token: 'scripted-token',
-        expiresAt: Date.now() + 3_600_000,
-        user: { id: 'usr_scripted', language: 'en' },
-      });
-    }
-    if (url.endsWith('/user/usr_scripted/case-history')) return Response.json(history);
-    return new Response(null, { status: 503 });
-  };
-  return new SessionManager({ endpoint: '/scripted', fetch: scripted });
 }
 
 describe('<case-history>', () => {

@@ -603,13 +603,21 @@ describe('<consult-form>', () => {
     const openedThread = (history: CaseHistory) =>
       history.shadowRoot!.querySelector<ConsultThread>('consult-thread');
 
-    it('opens a question just sent in the page’s list, its heading focused, and offers a fresh form', async () => {
+    /** A page with the form and the member's list in one session, its tab's storage empty. */
+    async function formBesideList() {
       sessionStorage.clear();
       const { session } = await inSession<HTMLElement>(
         html`<div><consult-form></consult-form><case-history></case-history></div>`,
       );
-      const form = session.querySelector<ConsultForm>('consult-form')!;
-      const history = session.querySelector<CaseHistory>('case-history')!;
+      return {
+        session,
+        form: session.querySelector<ConsultForm>('consult-form')!,
+        history: session.querySelector<CaseHistory>('case-history')!,
+      };
+    }
+
+    it('opens a question just sent in the page’s list, its heading focused, and offers a fresh form', async () => {
+      const { form, history } = await formBesideList();
       const submitted = oneEvent(form, 'consult-submitted');
       await send(form, 'My ankle is swollen after a run.');
       const { consultationId } = (await submitted).detail;
@@ -629,12 +637,7 @@ describe('<consult-form>', () => {
     });
 
     it('says "sent" only while the page’s list does not show the question open', async () => {
-      sessionStorage.clear();
-      const { session } = await inSession<HTMLElement>(
-        html`<div><consult-form></consult-form><case-history></case-history></div>`,
-      );
-      const form = session.querySelector<ConsultForm>('consult-form')!;
-      const history = session.querySelector<CaseHistory>('case-history')!;
+      const { form, history } = await formBesideList();
       const sentNote = () => form.shadowRoot!.querySelector<HTMLElement>('.sent-to');
       // Watched from the send on: the note must not flash up while the list opens the question.
       let noteSeen = false;
@@ -683,12 +686,7 @@ describe('<consult-form>', () => {
     });
 
     it('lands "Start a new consultation" in the box, with focus, after a case sent here reached its limit', async () => {
-      sessionStorage.clear();
-      const { session } = await inSession<HTMLElement>(
-        html`<div><consult-form></consult-form><case-history></case-history></div>`,
-      );
-      const form = session.querySelector<ConsultForm>('consult-form')!;
-      const history = session.querySelector<CaseHistory>('case-history')!;
+      const { session, form, history } = await formBesideList();
       const submitted = oneEvent(form, 'consult-submitted');
       await send(form, 'My knee clicks when I climb stairs.');
       const { consultationId } = (await submitted).detail;

@@ -11,8 +11,7 @@ import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
 import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
 import type { DemoBackend } from '../../src/sandbox/demo-backend.js';
-import { SessionManager } from '../../src/session/session.js';
-import { inSession } from './support/backend.js';
+import { inSession, scriptedHistory } from './support/backend.js';
 import { waitUntil } from './support/elements.js';
 
 CaseHistory.define('case-history');
@@ -101,35 +100,14 @@ describe('screen readers', () => {
   it('gives every row of a long list to the screen reader, not only those on screen', async () => {
     // Rows a browser skips drawing (content-visibility) lose their description in Chromium's tree:
     // a member browsing the list by screen reader would find 11 of 50 rows described.
-    const history = Array.from({ length: 50 }, (_, i) => ({
-      consultationId: `cns_long_${i}`,
-      userId: 'usr_long',
-      status: 'resolved',
-      createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
-      questions: [{ question: `Long list question ${i}`, answer: 'An answer.' }],
-    }));
-    const scripted: typeof fetch = async (input) => {
-      const url = String(input);
-      if (url.endsWith('/session')) {
-        return Response.json({
-          token: 'scripted-token',
-          expiresAt: Date.now() + 3_600_000,
-          user: { id: 'usr_long', language: 'en' },
-        });
-      }
-      if (url.endsWith('/user/usr_long/case-history')) return Response.json(history);
-      return new Response(null, { status: 503 });
-    };
     const element = await fixture<CaseHistory>(
-      html`<case-history
-        .session=${new SessionManager({ endpoint: '/scripted', fetch: scripted })}
-      ></case-history>`,
+      html`<case-history .session=${scriptedHistory(50)}></case-history>`,
     );
     await waitUntil(() => rows(element).length === 50, 'the first 50 rows', { timeout: 5000 });
     await nextFrame();
     await nextFrame();
     const described = (await accessibilityTree()).filter(
-      (node) => node.role === 'button' && node.description.includes('Long list question'),
+      (node) => node.role === 'button' && node.description.includes('Scripted question'),
     );
     expect(described).to.have.length(50);
   });

@@ -384,6 +384,30 @@ async function subscribeAlex(page: Page, calls: string[]): Promise<void> {
   assert.equal(await focusedPart(page, 'push-offer'), 'push-offer');
 }
 
+/** The browser's subscription is ended (the fake push service records it). */
+const browserUnsubscribed = (page: Page) =>
+  page.waitForFunction(
+    () => (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
+    undefined,
+    { timeout: 10_000 },
+  );
+
+/** The member signs out: the browser unsubscribes, and the proxy forgets the device before the next test counts devices. */
+async function signOut(page: Page, calls: string[]): Promise<void> {
+  await page.locator('#sign-out').click();
+  await browserUnsubscribed(page);
+  await waitFor(() => calls.includes('DELETE /consult/session 204'), calls.join('\n'));
+}
+
+/** The portal's own sign-in cookies, as its sign-in form sets them. */
+async function portalSignedIn(context: BrowserContext, member: string): Promise<void> {
+  const { hostname } = new URL(stack.url);
+  await context.addCookies([
+    { name: 'portal_member', value: member, domain: hostname, path: '/' },
+    { name: 'portal_member_hint', value: member, domain: hostname, path: '/' },
+  ]);
+}
+
 describe('signing out ends the device’s notifications in the demo portal', () => {
   const store = new MemoryStore();
   /** How many devices the proxy keeps for the demo member. */
@@ -410,9 +434,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await subscribeAlex(page, calls);
 
     await page.locator('#sign-out').click();
-    await page.waitForFunction(() =>
-      (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
-    );
+    await browserUnsubscribed(page);
     await page.waitForTimeout(300);
     const ended = calls.filter((call) => call.startsWith('DELETE'));
     // One request: the session ends at once (nothing waits on the browser's push machinery, so a
@@ -448,12 +470,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
       calls.filter((call) => call.startsWith('PUT')),
       ['PUT /consult/push/subscription 204'],
     );
-    await page.locator('#sign-out').click();
-    await page.waitForFunction(() =>
-      (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
-    );
-    // The proxy has forgotten the device before the next test counts devices.
-    await waitFor(() => calls.includes('DELETE /consult/session 204'), calls.join('\n'));
+    await signOut(page, calls);
     await context.close();
   });
 
@@ -467,9 +484,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     // The portal's own switch: a new page, signed in as Noor, with Alex's subscription in the browser.
     await page.locator('#member').selectOption('noor');
     await page.getByRole('button', { name: 'Switch member' }).click();
-    await page.waitForFunction(() =>
-      (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
-    );
+    await browserUnsubscribed(page);
     await page.waitForTimeout(300);
     assert.ok(calls.includes('DELETE /consult/push/subscription 204'), calls.join('\n'));
     assert.equal(await devicesOf('alex'), 0, 'the proxy forgot Alex’s device');
@@ -490,11 +505,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     assert.equal(await stack.proxy.proxy.endMemberSessions('alex'), true);
     // The page's stream is closed; its sign-in again is refused by the portal, and the device is
     // told nothing more.
-    await page.waitForFunction(
-      () => (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
-      undefined,
-      { timeout: 10_000 },
-    );
+    await browserUnsubscribed(page);
     assert.ok(calls.includes('POST /consult/session 401'), calls.join('\n'));
     assert.equal(await devicesOf('alex'), 0, 'the proxy forgot Alex’s device');
     assert.equal(
@@ -508,11 +519,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
 
   it('a member subscribes in their own language: Noor’s device is told in Arabic', async () => {
     const { context, page, calls } = await watchedPage(FAKE_PUSH);
-    const { hostname } = new URL(stack.url);
-    await context.addCookies([
-      { name: 'portal_member', value: 'noor', domain: hostname, path: '/' },
-      { name: 'portal_member_hint', value: 'noor', domain: hostname, path: '/' },
-    ]);
+    await portalSignedIn(context, 'noor');
     await page.goto(stack.url);
     await page.locator('consult-form textarea').first().waitFor({ timeout: 10_000 });
     await ask(page, 'هل يمكنني أن أُبلَّغ بالعربية؟');
@@ -522,12 +529,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
       lang: string;
     }[];
     assert.equal(kept?.lang, 'ar');
-    await page.locator('#sign-out').click();
-    await page.waitForFunction(() =>
-      (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
-    );
-    // The proxy has forgotten the device before the next test counts devices.
-    await waitFor(() => calls.includes('DELETE /consult/session 204'), calls.join('\n'));
+    await signOut(page, calls);
     await context.close();
   });
 
@@ -538,11 +540,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await page.waitForFunction(() => (window as unknown as { promptOpen?: boolean }).promptOpen === true);
     // In the page, with no reload (a single-page portal): Noor signs in where Alex was. A portal that
     // knows its member changed tells the session (here: a new sign-in body), which signs in again.
-    const { hostname } = new URL(stack.url);
-    await context.addCookies([
-      { name: 'portal_member', value: 'noor', domain: hostname, path: '/' },
-      { name: 'portal_member_hint', value: 'noor', domain: hostname, path: '/' },
-    ]);
+    await portalSignedIn(context, 'noor');
     await page.evaluate(() => {
       (document.querySelector('consult-session') as unknown as { signInBody: object }).signInBody = {
         member: 'noor',

@@ -10,6 +10,7 @@ import {
   type DemoBackend,
   type DemoBackendOptions,
 } from '../../../src/sandbox/demo-backend.js';
+import { SessionManager } from '../../../src/session/session.js';
 
 ConsultSession.define('consult-session');
 
@@ -84,4 +85,31 @@ export function withFailures(backend: DemoBackend): { backend: DemoBackend; fail
     );
   };
   return { backend: { ...backend, fetch }, fail: (on) => (failing = on) };
+}
+
+/**
+ * A session signed in as `usr_scripted`, whose history has `count` answered consultations
+ * ("Scripted question 0", "Scripted question 1", …), answered by a scripted `fetch`: no back end.
+ */
+export function scriptedHistory(count: number): SessionManager {
+  const history = Array.from({ length: count }, (_, i) => ({
+    consultationId: `cns_scripted_${i}`,
+    userId: 'usr_scripted',
+    status: 'resolved',
+    createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+    questions: [{ question: `Scripted question ${i}`, answer: 'An answer.' }],
+  }));
+  const scripted: typeof fetch = async (input) => {
+    const url = String(input);
+    if (url.endsWith('/session')) {
+      return Response.json({
+        token: 'scripted-token',
+        expiresAt: Date.now() + 3_600_000,
+        user: { id: 'usr_scripted', language: 'en' },
+      });
+    }
+    if (url.endsWith('/user/usr_scripted/case-history')) return Response.json(history);
+    return new Response(null, { status: 503 });
+  };
+  return new SessionManager({ endpoint: '/scripted', fetch: scripted });
 }
