@@ -122,11 +122,7 @@ export class SessionManager extends EventTarget {
     this.addEventListener('resync', () => this.state.resync());
     // Another member signed in on this device (in this tab, or on an earlier visit): the one
     // before is told nothing here any more (S30).
-    this.addEventListener('status', (event) => {
-      this.#signInRefused =
-        (event as CustomEvent<{ reason?: string } | undefined>).detail?.reason === 'refused';
-      this.#keepPushForMember();
-    });
+    this.addEventListener('status', () => this.#keepPushForMember());
   }
 
   /** The member's notifications, on this device and by the service. */
@@ -153,14 +149,14 @@ export class SessionManager extends EventTarget {
     return token;
   }
 
-  /** Whether the session ended because a sign-in was refused (rather than signed out here). */
-  #signInRefused = false;
+  /** Why the session ended, while it is `expired`: signed out here, or a sign-in refused. */
+  #endedBy: string | undefined;
 
   #keepPushForMember(): void {
     // A sign-in the portal refused (its session ended: idle, elsewhere, or `endMemberSessions`)
     // leaves no member here, whether the page offered notifications before or after: the device
     // is told nothing more.
-    if (this.status === 'expired' && this.#signInRefused)
+    if (this.status === 'expired' && this.#endedBy === 'refused')
       void this.#notifications.end(undefined)?.catch(() => undefined);
     else this.#notifications.keepOnlyFor(this.status === 'ready' ? this.member.current?.id : undefined);
   }
@@ -326,6 +322,7 @@ export class SessionManager extends EventTarget {
 
   #setStatus(status: SessionStatus, reason?: string): void {
     this.status = status;
+    this.#endedBy = status === 'expired' ? reason : undefined;
     this.dispatchEvent(new CustomEvent('status', { detail: { status, reason } }));
   }
 
