@@ -28,20 +28,37 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-/** Answers once Redis answers PING on `port`. */
-async function ready(port: number, deadline: number): Promise<void> {
+/**
+ * Answers once the redis-server with process id `pid` answers on `port`. Another one answering
+ * there (a test file running beside this one took the port first) is not it: this one then
+ * cannot bind, and that is said.
+ */
+async function ready(port: number, pid: number, deadline: number): Promise<void> {
   for (;;) {
-    const answered = await new Promise<boolean>((resolve) => {
-      const socket = createConnection(port, '127.0.0.1', () => socket.write('PING\r\n'));
-      socket.once('data', (data) => {
-        resolve(data.toString().startsWith('+PONG'));
-        socket.destroy();
+    const answer = await new Promise<string>((resolve) => {
+      const socket = createConnection(port, '127.0.0.1', () => socket.write('INFO server\r\n'));
+      let text = '';
+      socket.on('data', (data) => {
+        text += data.toString();
+        if (/\r\nprocess_id:\d+\r\n/.test(text)) {
+          resolve(text);
+          socket.destroy();
+        }
       });
-      socket.once('error', () => resolve(false));
+      socket.once('error', () => resolve(''));
+      socket.once('close', () => resolve(text));
     });
-    if (answered) return;
+    const answering = /\r\nprocess_id:(\d+)\r\n/.exec(answer)?.[1];
+    if (answering === String(pid)) return;
+    if (answering !== undefined) throw new PortTaken(port);
     if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+class PortTaken extends Error {
+  constructor(port: number) {
+    super(`another redis-server answers on port ${port}`);
   }
 }
 
@@ -57,9 +74,21 @@ export interface StartRedisOptions {
   sentinel?: readonly string[];
 }
 
-/** Starts an empty redis-server (or a Sentinel) on loopback. */
+/**
+ * Starts an empty redis-server (or a Sentinel) on loopback: on a free port, another if a process
+ * beside this one took it first; on `options.port` or not at all.
+ */
 export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis> {
-  const port = options.port ?? (await freePort());
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRedisOn(options.port ?? (await freePort()), options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 5) throw error;
+    }
+  }
+}
+
+async function startRedisOn(port: number, options: StartRedisOptions): Promise<TestRedis> {
   let child: ChildProcess;
   // A directory of its own: a replica's full sync writes dump.rdb there, and a redis-server loads
   // any dump.rdb it finds in its directory at start, which would bring another run's data back.
@@ -107,7 +136,13 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
       ),
     ),
   );
-  await Promise.race([ready(port, Date.now() + 10_000), failed]);
+  try {
+    await Promise.race([ready(port, child.pid ?? 0, Date.now() + 10_000), failed]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
