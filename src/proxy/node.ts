@@ -137,6 +137,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
       },
     );
     server.once('error', (error) => {
+      if (server.listening) return;
       // Nothing listens (the port is taken, say): what the proxy started, its webhook registration
       // and its connections to the upstream, stops too.
       void Promise.allSettled([proxy.close(), upstreamFetch?.close()]).then(() => reject(error));
