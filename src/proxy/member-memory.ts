@@ -27,11 +27,15 @@ const seenKey = (userId: string, id: string, count: number) => `memory:${userId}
 const prescriptionCountKey = (userId: string) => `memory:${userId}:prescriptions`;
 const prescriptionKey = (userId: string, n: number) => `memory:${userId}:prescription:${n}`;
 
-const keysOf = (userId: string, id: string) => [
-  ...SLOTS.map((i) => questionKey(userId, id, i)),
-  ...SLOTS.map((i) => answerKey(userId, id, i)),
-  ...SLOTS.map((i) => seenKey(userId, id, i + 1)),
-];
+/** A consultation as `of` takes it: its id, and its questions when known. */
+export interface RememberedRecord {
+  consultationId: string;
+  /**
+   * The questions the service holds. Facts exist only for questions it holds (an answer and a
+   * read mark follow a question), so only their keys are read; without it, every slot is.
+   */
+  questions?: { length: number };
+}
 
 export class MemberMemory {
   readonly #store: ProxyStore;
@@ -62,7 +66,7 @@ export class MemberMemory {
         this.#store.setIfAbsent(seenKey(userId, consultationId, i + 1), '1', MEMORY_TTL_MS),
       ),
     );
-    return (await this.of(userId, [consultationId])).get(consultationId)?.seenAnswers ?? upTo;
+    return (await this.of(userId, [{ consultationId }])).get(consultationId)?.seenAnswers ?? upTo;
   }
 
   /**
@@ -70,23 +74,34 @@ export class MemberMemory {
    * of (asked before it remembered, or longer ago than the facts are kept) has no entry: the
    * elements then know no times and no read state for it but their own.
    */
-  async of(userId: string, consultationIds: readonly string[]): Promise<Map<string, ConsultationMemory>> {
+  async of(
+    userId: string,
+    consultations: readonly RememberedRecord[],
+  ): Promise<Map<string, ConsultationMemory>> {
     const remembered = new Map<string, ConsultationMemory>();
-    if (consultationIds.length === 0) return remembered;
-    const values = await this.#store.getMany(consultationIds.flatMap((id) => keysOf(userId, id)));
-    const per = SLOTS.length * 3;
-    consultationIds.forEach((id, n) => {
-      const facts = values.slice(n * per, (n + 1) * per);
+    const slots = consultations.map(({ questions }) =>
+      Math.min(questions?.length ?? MAX_QUESTIONS_PER_CONSULTATION, MAX_QUESTIONS_PER_CONSULTATION),
+    );
+    // Three facts per question, side by side: its time, its answer's time, its read mark.
+    const keys = consultations.flatMap(({ consultationId: id }, n) =>
+      SLOTS.slice(0, slots[n]).flatMap((i) => [
+        questionKey(userId, id, i),
+        answerKey(userId, id, i),
+        seenKey(userId, id, i + 1),
+      ]),
+    );
+    if (keys.length === 0) return remembered;
+    const values = await this.#store.getMany(keys);
+    let at = 0;
+    consultations.forEach(({ consultationId }, n) => {
+      const facts = values.slice(at, (at += 3 * (slots[n] as number)));
       if (facts.every((value) => value === undefined)) return;
-      const time = (value: string | undefined) => value ?? null;
-      const seenFlags = facts.slice(SLOTS.length * 2);
-      remembered.set(id, {
-        times: {
-          questions: facts.slice(0, SLOTS.length).map(time),
-          answers: facts.slice(SLOTS.length, SLOTS.length * 2).map(time),
-        },
+      // One entry per possible question, as the elements read them.
+      const times = (kind: number) => SLOTS.map((i) => facts[3 * i + kind] ?? null);
+      remembered.set(consultationId, {
+        times: { questions: times(0), answers: times(1) },
         // The highest count marked: a lower one's key may have lapsed first, being written first.
-        seenAnswers: seenFlags.reduce((count, value, i) => (value === undefined ? count : i + 1), 0),
+        seenAnswers: SLOTS.reduce((count, i) => (facts[3 * i + 2] === undefined ? count : i + 1), 0),
       });
     });
     return remembered;

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startRedis, type TestRedis } from '../../scripts/redis-server.js';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
+import { MemberMemory } from '../../src/proxy/member-memory.js';
 import { MemoryStore, type ProxyStore } from '../../src/proxy/store.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
@@ -355,3 +356,41 @@ for (const setup of SETUPS) {
     });
   });
 }
+
+describe('what the proxy reads of its memory for a list', () => {
+  it('reads the facts of the questions each consultation holds, and no more', async () => {
+    const store = new MemoryStore();
+    const asked: string[][] = [];
+    const getMany = store.getMany.bind(store);
+    store.getMany = async (keys) => {
+      asked.push([...keys]);
+      return getMany(keys);
+    };
+    const memory = new MemberMemory(store);
+    await memory.questionSent('usr_a', 'cns_one', 0);
+    await memory.questionSent('usr_a', 'cns_two', 1);
+    await memory.answerArrived('usr_a', 'cns_two', 1);
+    asked.length = 0;
+    const facts = await memory.of('usr_a', [
+      { consultationId: 'cns_one', questions: [{}] },
+      { consultationId: 'cns_two', questions: [{}, {}] },
+      { consultationId: 'cns_none', questions: [{}] },
+    ]);
+    // A long history costs three keys per question asked, not nine per consultation.
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]?.length, 3 + 6 + 3);
+    const one = facts.get('cns_one')?.times;
+    assert.ok(one?.questions[0]);
+    assert.deepEqual(one.questions.slice(1), [null, null]);
+    const two = facts.get('cns_two')?.times;
+    assert.equal(two?.questions[0], null);
+    assert.ok(two.questions[1]);
+    assert.ok(two.answers[1]);
+    assert.equal(two.answers.length, 3);
+    assert.equal(facts.has('cns_none'), false);
+    // Without its questions, a consultation's every slot is read.
+    asked.length = 0;
+    await memory.of('usr_a', [{ consultationId: 'cns_two' }]);
+    assert.equal(asked[0]?.length, 9);
+  });
+});

@@ -16,6 +16,7 @@ import {
   WebhookEventSchema,
   WebhookSchema,
 } from '../../src/server/schemas.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { assertProblem, DAY_MS } from './sandbox-fixtures.js';
@@ -1363,5 +1364,26 @@ describe('sandbox auth', () => {
     await raw('GET', '/_sandbox/requests');
     assert.ok(texts.length > 10);
     for (const text of texts) assert.ok(!text.includes(API_KEY), `the API key leaked: ${text.slice(0, 200)}`);
+  });
+});
+
+describe('records the sandbox gives to code in the same process', () => {
+  it('are copies: changing one changes nothing stored, and a history comes newest first', async () => {
+    const sandbox = createSandbox({ professionals: { mode: 'manual' } });
+    const state = sandbox.state;
+    const userId = DEMO_USER_IDS.alex;
+    const history = state.getCaseHistory(userId);
+    assert.ok(history.length > 1);
+    const times = history.map((c) => c.createdAt);
+    assert.deepEqual(times, [...times].sort().reverse());
+    const first = history[0]!;
+    const question = first.questions[0]!.question;
+    first.questions[0]!.question = 'changed by a caller';
+    first.questions.push({ question: 'added by a caller' });
+    first.status = 'canceled';
+    const again = state.getConsultation(first.consultationId);
+    assert.equal(again.questions[0]!.question, question);
+    assert.equal(again.questions.length, history[0]!.questions.length - 1);
+    assert.notEqual(again.status, 'canceled');
   });
 });

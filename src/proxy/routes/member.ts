@@ -105,10 +105,7 @@ export function memberRoutes(core: ProxyCore) {
     records: readonly unknown[],
   ): Promise<RememberedConsultation[]> => {
     const views = records.map((record) => view(ConsultationView, record));
-    const facts = await memory.of(
-      userId,
-      views.map((v) => v.consultationId),
-    );
+    const facts = await memory.of(userId, views);
     return views.map((v) => ({ ...v, ...facts.get(v.consultationId) }));
   };
   const rememberedOne = async (userId: string, record: unknown) =>
@@ -252,7 +249,7 @@ export function memberRoutes(core: ProxyCore) {
       const answered = consultation.questions.filter((q) => q.answer !== undefined).length;
       const { userId } = member(c);
       const id = consultation.consultationId;
-      const before = (await memory.of(userId, [id])).get(id)?.seenAnswers ?? 0;
+      const before = (await memory.of(userId, [consultation])).get(id)?.seenAnswers ?? 0;
       // Read marks only grow, up to the answers there are: a tab that was behind (another tab or
       // device read further) hears how far, and nothing changes.
       const over = request.answers > answered;
