@@ -65,7 +65,7 @@ describe('<case-history>', () => {
   it('has sensible defaults', () => {
     const element = document.createElement('case-history') as CaseHistory;
     expect(element.selected).to.equal(undefined);
-    expect(element.chunkSize).to.equal(50);
+    expect(element.chunkSize).to.equal(20);
     expect(element.endpoint).to.equal(undefined);
   });
 
@@ -521,11 +521,11 @@ describe('<case-history>', () => {
 
       expect(rows(element).length).to.be.lessThan(100);
       expect(cards(element)[0]!.textContent).to.contain('Question number 999');
-      expect(shadowText(element)).to.contain('Show more (950 left)');
+      expect(shadowText(element)).to.contain('Show more (980 left)');
 
       // Scrolling to the end renders the next chunk.
       element.shadowRoot!.querySelector('.sentinel')!.scrollIntoView();
-      await waitUntil(() => rows(element).length >= 100, 'the next chunk renders on scrolling', {
+      await waitUntil(() => rows(element).length >= 40, 'the next chunk renders on scrolling', {
         timeout: 5000,
       });
       expect(rows(element).length).to.be.lessThan(1000);
@@ -565,7 +565,7 @@ describe('<case-history>', () => {
       console.log(
         `case-history: 1,000 scripted consultations listed in ${(performance.now() - before).toFixed(1)} ms`,
       );
-      expect(rows(element)).to.have.length(50);
+      expect(rows(element)).to.have.length(20);
       expect(cards(element)[0]!.textContent).to.contain('Scripted question 999');
     });
 
@@ -589,10 +589,10 @@ describe('<case-history>', () => {
       // One write per batch: before, every consultation rewrote the whole growing record (quadratic).
       expect(storageWrites.length, `${storageWrites.length} writes`).to.be.at.most(2);
       expect(element.memberState!.consultations).to.have.length(1000);
-      expect(rows(element)).to.have.length(50);
-      expect(shadowText(element)).to.contain('Show more (950 left)');
+      expect(rows(element)).to.have.length(20);
+      expect(shadowText(element)).to.contain('Show more (980 left)');
       // Usable: the last rows render on demand, and a case opens and closes from the keyboard.
-      for (let i = 0; i < 19; i++) {
+      for (let i = 0; i < 49; i++) {
         $<HTMLButtonElement>(element, '[part=more-button]')!.click();
         await element.updateComplete;
       }
@@ -628,7 +628,7 @@ describe('<case-history>', () => {
         Date.parse = parse;
       }
       expect(parses, `${parses} times parsed`).to.be.at.most(3 * 1000);
-      for (let i = 0; i < 19; i++) {
+      for (let i = 0; i < 49; i++) {
         $<HTMLButtonElement>(element, '[part=more-button]')!.click();
         await element.updateComplete;
       }
@@ -699,9 +699,9 @@ describe('<case-history>', () => {
     });
 
     for (const [lang, words] of [
-      ['en', 'Show more (1,050 left)'],
-      ['de', 'Mehr anzeigen (noch 1.050)'],
-      ['ar', `عرض المزيد (المتبقي: ${new Intl.NumberFormat('ar').format(1050)})`],
+      ['en', 'Show more (1,080 left)'],
+      ['de', 'Mehr anzeigen (noch 1.080)'],
+      ['ar', `عرض المزيد (المتبقي: ${new Intl.NumberFormat('ar').format(1080)})`],
     ] as const) {
       it(`formats the rows left with Intl in ${lang}`, async () => {
         const element = await fixture<CaseHistory>(

@@ -101,7 +101,7 @@ describe('screen readers', () => {
     // Rows a browser skips drawing (content-visibility) lose their description in Chromium's tree:
     // a member browsing the list by screen reader would find 11 of 50 rows described.
     const element = await fixture<CaseHistory>(
-      html`<case-history .session=${scriptedHistory(50)}></case-history>`,
+      html`<case-history chunk-size="50" .session=${scriptedHistory(50)}></case-history>`,
     );
     await waitUntil(() => rows(element).length === 50, 'the first 50 rows', { timeout: 5000 });
     await nextFrame();

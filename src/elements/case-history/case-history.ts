@@ -54,8 +54,12 @@ export class CaseHistory extends SessionElement {
   /** The id of the consultation shown opened (attribute `open`, for deep links); unset shows the list. */
   @property({ attribute: 'open' }) selected?: string;
 
-  /** How many rows are rendered at a time; the next ones follow on scrolling or "Show more". */
-  @property({ attribute: 'chunk-size', type: Number }) chunkSize = 50;
+  /**
+   * How many rows are rendered at a time; the next ones follow on scrolling (before the member
+   * reaches the end) or "Show more". Two screens of rows: each row costs about a millisecond of
+   * style and layout on a laptop (several on a phone) before the list can first paint.
+   */
+  @property({ attribute: 'chunk-size', type: Number }) chunkSize = 20;
 
   static override watchesConsultations = true;
   /** The case open is the member's: it closes when they go. */
