@@ -258,6 +258,23 @@ describe('<case-history>', () => {
       expect($(element, '[part=list]')!.getAttribute('aria-label')).to.equal('Your consultations');
     });
 
+    for (const [lang, label] of [
+      ['en', 'Answer:'],
+      ['de', 'Antwort:'],
+    ] as const) {
+      it(`calls an answer without the professional's name an answer, not the member's words (${lang})`, async () => {
+        // The service gives a professional's details only "when available": such an answer was
+        // shown as "You: …", as if the member had written it.
+        const element = await fixture<CaseHistory>(
+          html`<case-history lang=${lang} .session=${scriptedHistory(2)}></case-history>`,
+        );
+        await listed(element);
+        const preview = cards(element)[0]!.querySelector('[part=preview]')!;
+        expect(preview.querySelector('.from')!.textContent).to.equal(label);
+        expect(preview.querySelector('.text')!.textContent).to.equal('An answer.');
+      });
+    }
+
     it('opens a case with the list’s record and goes back with focus restored', async () => {
       const { backend, element } = await inSession<CaseHistory>(html`<case-history></case-history>`);
       await listed(element);

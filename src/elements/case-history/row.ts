@@ -27,16 +27,24 @@ export function plainLine(markdown: string): string {
     .trim();
 }
 
-/** The latest message: who sent it (a professional's name, or the member), its words, and when. */
+/**
+ * The latest message: whether it is an answer, who sent it (the professional's name, when the
+ * service gives it), its words, and when.
+ */
 export function latestMessage(
   c: ConsultationView,
   times: MessageTimes | undefined,
-): { from?: string; text: string; at?: string } | undefined {
+): { answer?: true; from?: string; text: string; at?: string } | undefined {
   for (let i = c.questions.length - 1; i >= 0; i--) {
     const item = c.questions[i];
     if (!item) continue;
     if (item.answer !== undefined)
-      return { from: item.professional?.name, text: plainLine(item.answer), at: times?.answers[i] };
+      return {
+        answer: true,
+        from: item.professional?.name,
+        text: plainLine(item.answer),
+        at: times?.answers[i],
+      };
     if (i === c.questions.length - 1) return { text: item.question, at: times?.questions[i] };
   }
   return undefined;
@@ -119,7 +127,9 @@ export function consultationRow(
     ${
       latest && c.questions.length > 0
         ? html`<span part="preview" class="preview"
-            ><span class="from"><bdi>${latest.from ?? localize.t('you')}</bdi>:</span>
+            ><span class="from"
+              ><bdi>${latest.from ?? localize.t(latest.answer ? 'answer' : 'you')}</bdi>:</span
+            >
             <span class="text" dir="auto">${latest.text}</span></span
           >`
         : nothing

@@ -129,6 +129,7 @@ const ar: Translation = {
       other: '{count} إجابة جديدة',
     },
     you: 'أنت',
+    answer: 'الإجابة',
     waitingForProfessional: 'بانتظار أخصائي',
     askedAt: 'أُرسل {time}',
   },

@@ -88,6 +88,7 @@ const de: Translation = {
     newAnswer: 'Neue Antwort',
     unread: { one: '{count} neue Antwort', other: '{count} neue Antworten' },
     you: 'Sie',
+    answer: 'Antwort',
     waitingForProfessional: 'Wartet auf eine Fachperson',
     askedAt: 'gefragt {time}',
   },

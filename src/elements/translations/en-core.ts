@@ -86,6 +86,8 @@ const en = {
     newAnswer: 'New answer',
     unread: { one: '{count} new answer', other: '{count} new answers' },
     you: 'You',
+    /** Who wrote a row's latest message, when it is an answer without the professional's name. */
+    answer: 'Answer',
     waitingForProfessional: 'Waiting for a professional',
     askedAt: 'asked {time}',
   },

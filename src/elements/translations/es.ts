@@ -111,6 +111,7 @@ const es: Translation = {
       other: '{count} respuestas nuevas',
     },
     you: 'Tú',
+    answer: 'Respuesta',
     waitingForProfessional: 'Esperando a un profesional',
     askedAt: 'enviada {time}',
   },

@@ -111,6 +111,7 @@ const fr: Translation = {
       other: '{count} nouvelles réponses',
     },
     you: 'Vous',
+    answer: 'Réponse',
     waitingForProfessional: 'En attente d’un professionnel',
     askedAt: 'posée {time}',
   },

@@ -83,6 +83,7 @@ const nl: Translation = {
     newAnswer: 'Nieuw antwoord',
     unread: { one: '{count} nieuw antwoord', other: '{count} nieuwe antwoorden' },
     you: 'U',
+    answer: 'Antwoord',
     waitingForProfessional: 'Wacht op een zorgverlener',
     askedAt: 'gesteld {time}',
   },
