@@ -556,26 +556,7 @@ describe('<case-history>', () => {
     });
 
     it('renders 1,000 consultations from a scripted fetch in under 100 rows', async () => {
-      const history = Array.from({ length: 1000 }, (_, i) => ({
-        consultationId: `cns_scripted_${i}`,
-        userId: 'usr_scripted',
-        status: 'resolved',
-        createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
-        questions: [{ question: `Scripted question ${i}`, answer: 'An answer.' }],
-      }));
-      const scripted: typeof fetch = async (input) => {
-        const url = String(input);
-        if (url.endsWith('/session')) {
-          return Response.json({
-            token: 'scripted-token',
-            expiresAt: Date.now() + 3_600_000,
-            user: { id: 'usr_scripted', language: 'en' },
-          });
-        }
-        if (url.endsWith('/user/usr_scripted/case-history')) return Response.json(history);
-        return new Response(null, { status: 503 });
-      };
-      const manager = new SessionManager({ endpoint: '/scripted', fetch: scripted });
+      const manager = scriptedHistory(1000);
       const before = performance.now();
       const element = await fixture<CaseHistory>(html`<case-history .session=${manager}></case-history>`);
       await listed(element);

@@ -385,6 +385,9 @@ async function subscribeAlex(page: Page, calls: string[]): Promise<void> {
 }
 
 /** The browser's subscription is ended (the fake push service records it). */
+/** The push subscription the fake browser holds, if any. */
+const endpointInBrowser = (page: Page) => page.evaluate(() => localStorage.getItem('fake-push-endpoint'));
+
 const browserUnsubscribed = (page: Page) =>
   page.waitForFunction(
     () => (window as unknown as { pushLog: string[] }).pushLog.includes('unsubscribed'),
@@ -458,7 +461,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     const [kept] = JSON.parse((await store.get('push-subscriptions:usr_demo_alex'))!) as {
       endpoint: string;
     }[];
-    assert.equal(kept!.endpoint, await page.evaluate(() => localStorage.getItem('fake-push-endpoint')));
+    assert.equal(kept!.endpoint, await endpointInBrowser(page));
     // Once per page: a sign-in again, as a renewed token makes, says `ready` again and gives it no second time.
     await page.evaluate(() =>
       (
@@ -477,7 +480,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
   it('another member signing in on the device ends the one before’s, on the proxy and in the browser', async () => {
     const { context, page, calls, errors } = await watchedPage(FAKE_PUSH);
     await subscribeAlex(page, calls);
-    const alexsEndpoint = await page.evaluate(() => localStorage.getItem('fake-push-endpoint'));
+    const alexsEndpoint = await endpointInBrowser(page);
     assert.ok(alexsEndpoint);
     assert.equal(await devicesOf('alex'), 1, 'the proxy keeps Alex’s device');
 
@@ -488,7 +491,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await page.waitForTimeout(300);
     assert.ok(calls.includes('DELETE /consult/push/subscription 204'), calls.join('\n'));
     assert.equal(await devicesOf('alex'), 0, 'the proxy forgot Alex’s device');
-    assert.equal(await page.evaluate(() => localStorage.getItem('fake-push-endpoint')), null);
+    assert.equal(await endpointInBrowser(page), null);
     // Nothing for Alex can show here now: the browser holds no subscription, and Noor is offered her own.
     await noorIsOfferedHerOwn(page);
     assert.deepEqual(errors, []);
@@ -508,11 +511,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     await browserUnsubscribed(page);
     assert.ok(calls.includes('POST /consult/session 401'), calls.join('\n'));
     assert.equal(await devicesOf('alex'), 0, 'the proxy forgot Alex’s device');
-    assert.equal(
-      await page.evaluate(() => localStorage.getItem('fake-push-endpoint')),
-      null,
-      'the browser holds no subscription',
-    );
+    assert.equal(await endpointInBrowser(page), null, 'the browser holds no subscription');
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -558,11 +557,7 @@ describe('signing out ends the device’s notifications in the demo portal', () 
     assert.ok(!calls.some((call) => call.startsWith('PUT /consult/push/subscription')), calls.join('\n'));
     assert.equal(await devicesOf('noor'), 0, 'the proxy keeps no device of Noor, who never asked');
     assert.equal(await devicesOf('alex'), 0, 'nor of Alex, who is gone');
-    assert.equal(
-      await page.evaluate(() => localStorage.getItem('fake-push-endpoint')),
-      null,
-      'the browser holds no subscription',
-    );
+    assert.equal(await endpointInBrowser(page), null, 'the browser holds no subscription');
     assert.deepEqual(errors, []);
     await context.close();
   });
