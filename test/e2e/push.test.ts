@@ -40,6 +40,27 @@ async function deliver(data: unknown): Promise<void> {
   await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(data) });
 }
 
+/**
+ * Delivers a push and waits for the notification tagged `tag`, delivering it again when none
+ * shows within 3 seconds: on a loaded machine Chromium now and then shows nothing for a push the
+ * DevTools Protocol hands it (in 4 of 20 runs beside other tests, each time shown on the second
+ * delivery), as a push service retries one that was not delivered. A tag replaces its
+ * notification, so a second delivery never shows a second one.
+ */
+async function deliverAndWait(data: unknown, tag: string) {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    await deliver(data);
+    const deliveredAt = Date.now();
+    while (Date.now() - deliveredAt < 3_000) {
+      const list = await shown();
+      if (list.some((notification) => notification.tag === tag)) return list;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for the notification ${tag}`);
+  }
+}
+
 /** The notifications the worker shows now. */
 const shown = () =>
   page.evaluate(async () => {
@@ -136,18 +157,18 @@ describe('the push service worker in Chromium', () => {
   });
 
   it('shows the package’s words in the push’s language, and nothing else the push carried', async () => {
-    await deliver({
-      kind: 'answer',
-      consultationId: 'cns_push_e2e_1',
-      lang: 'ar',
-      // A push never carries these (S28); if one did, the worker would still show none of it.
-      question: 'My knee is swollen',
-      answer: 'Rest and ice',
-    });
-    const [notification] = await waitFor(async () => {
-      const list = await shown();
-      return list.length > 0 && list;
-    }, 'the notification');
+    const [notification, ...others] = await deliverAndWait(
+      {
+        kind: 'answer',
+        consultationId: 'cns_push_e2e_1',
+        lang: 'ar',
+        // A push never carries these (S28); if one did, the worker would still show none of it.
+        question: 'My knee is swollen',
+        answer: 'Rest and ice',
+      },
+      'consult-cns_push_e2e_1',
+    );
+    assert.deepEqual(others, []);
     assert.deepEqual(notification, {
       title: PUSH_WORDS.ar.answer.title,
       body: PUSH_WORDS.ar.answer.body,
@@ -164,11 +185,10 @@ describe('the push service worker in Chromium', () => {
       { kind: 'answer', consultationId: '../x' },
     ])
       await deliver(data);
-    await deliver({ kind: 'closed', consultationId: 'cns_push_e2e_marker', lang: 'xx' });
-    const list = await waitFor(async () => {
-      const all = await shown();
-      return all.some((n) => n.tag === 'consult-cns_push_e2e_marker') && all;
-    }, 'the marker');
+    const list = await deliverAndWait(
+      { kind: 'closed', consultationId: 'cns_push_e2e_marker', lang: 'xx' },
+      'consult-cns_push_e2e_marker',
+    );
     assert.deepEqual(list.map((n) => n.tag).sort(), [
       'consult-cns_push_e2e_1',
       'consult-cns_push_e2e_marker',
@@ -189,10 +209,9 @@ describe('the push service worker in Chromium', () => {
 
   it('with no tab on the portal’s page, a click opens it with the consultation', async () => {
     // A notification of its own, so this does not rest on the tests before it.
-    await deliver({ kind: 'answer', consultationId: 'cns_push_e2e_2', lang: 'en' });
-    await waitFor(
-      async () => (await shown()).some((n) => n.tag === 'consult-cns_push_e2e_2'),
-      'its notification',
+    await deliverAndWait(
+      { kind: 'answer', consultationId: 'cns_push_e2e_2', lang: 'en' },
+      'consult-cns_push_e2e_2',
     );
     await page.goto(`${origin}/elsewhere`);
     const opened = await click('cns_push_e2e_2');
