@@ -2,8 +2,8 @@
  * S28: the push service worker in Chromium. A push is delivered through the DevTools Protocol
  * (`ServiceWorker.deliverPushMessage`) with notification permission granted: the notification
  * shows the package's own words in the push's language and nothing the push carried beside its
- * kind and id; a click posts the consultation to the open tab with the elements, or, with none
- * open, opens the portal's page with `?consultation=<id>`.
+ * kind and id; a click posts the consultation to the open tab with the elements and brings that
+ * tab forward, or, with none open, opens the portal's page with `?consultation=<id>`.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -88,23 +88,30 @@ async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: str
 
 /**
  * Clicks the worker's notification for `consultationId` as the browser would, from inside the
- * worker: a synthetic event's `waitUntil` is the test's, and `openWindow` is recorded.
+ * worker: a synthetic event's `waitUntil` is the test's, and the windows it opens and focuses are
+ * recorded (a real focus needs a real click, which a synthetic event is not).
  */
-const click = (consultationId: string): Promise<string[]> =>
+const click = (consultationId: string): Promise<{ opened: string[]; focused: string[] }> =>
   // As a string: the test's compiled functions carry helpers the worker does not have.
   worker.evaluate(`(async () => {
     const opened = [];
+    const focused = [];
     self.clients.openWindow = async (url) => { opened.push(url); return null; };
-    const [notification] = (await self.registration.getNotifications()).filter(
-      (n) => n.data && n.data.consultationId === ${JSON.stringify(consultationId)},
-    );
-    const event = new NotificationEvent('notificationclick', { notification });
-    let work = Promise.resolve();
-    Object.defineProperty(event, 'waitUntil', { value: (promise) => { work = promise; } });
-    self.dispatchEvent(event);
-    // Focusing needs a real click; the message to the tab is sent before it.
-    await work.catch(() => undefined);
-    return opened;
+    const focus = WindowClient.prototype.focus;
+    WindowClient.prototype.focus = async function () { focused.push(this.url); return this; };
+    try {
+      const [notification] = (await self.registration.getNotifications()).filter(
+        (n) => n.data && n.data.consultationId === ${JSON.stringify(consultationId)},
+      );
+      const event = new NotificationEvent('notificationclick', { notification });
+      let work = Promise.resolve();
+      Object.defineProperty(event, 'waitUntil', { value: (promise) => { work = promise; } });
+      self.dispatchEvent(event);
+      await work;
+    } finally {
+      WindowClient.prototype.focus = focus;
+    }
+    return { opened, focused };
   })()`);
 
 describe('the push service worker in Chromium', () => {
@@ -198,8 +205,9 @@ describe('the push service worker in Chromium', () => {
   });
 
   it('a click tells the open tab with the elements which consultation to show', async () => {
-    const opened = await click('cns_push_e2e_1');
+    const { opened, focused } = await click('cns_push_e2e_1');
     assert.deepEqual(opened, [], 'no new window while the tab is open');
+    assert.deepEqual(focused, [`${origin}/portal/doctor`], 'the open tab is brought forward');
     const messages = await waitFor(async () => {
       const list = await page.evaluate(() => (window as unknown as { opened: unknown[] }).opened);
       return list.length > 0 && list;
@@ -214,7 +222,8 @@ describe('the push service worker in Chromium', () => {
       'consult-cns_push_e2e_2',
     );
     await page.goto(`${origin}/elsewhere`);
-    const opened = await click('cns_push_e2e_2');
+    const { opened, focused } = await click('cns_push_e2e_2');
     assert.deepEqual(opened, [`${origin}/portal/doctor?consultation=cns_push_e2e_2`]);
+    assert.deepEqual(focused, [], 'the tab elsewhere is not the one brought forward');
   });
 });
