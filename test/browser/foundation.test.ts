@@ -4,8 +4,9 @@
  * and a member switch that leave nothing of the previous member; a sent question listed at once.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import { CaseHistory } from '../../src/elements/case-history/case-history.js';
+import { ConsultAccess } from '../../src/elements/consult-access/consult-access.js';
 import { ConsultForm } from '../../src/elements/consult-form/consult-form.js';
 import { ConsultSession } from '../../src/elements/consult-session/consult-session.js';
 import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.js';
@@ -21,6 +22,7 @@ CaseHistory.define('case-history');
 ConsultThread.define('consult-thread');
 ConsultForm.define('consult-form');
 NavigatorChat.define('navigator-chat');
+ConsultAccess.define('consult-access');
 
 /** A resolved consultation, to render a thread without a session. */
 const consultation = {
@@ -361,6 +363,66 @@ describe('the elements’ shared base', () => {
         .click();
       await waitUntil(() => $(history, 'consult-thread'), 'the case opens again', { timeout: 5000 });
     });
+  });
+});
+
+describe('while the member’s data is on its way', () => {
+  /** The elements that show a placeholder while they wait, in a session whose every read waits. */
+  async function waiting(): Promise<HTMLElement[]> {
+    const slow: typeof fetch = async (input) =>
+      String(input).endsWith('/session')
+        ? Response.json({
+            token: 'waiting-token',
+            expiresAt: Date.now() + 3_600_000,
+            user: { id: 'usr_waiting', language: 'en' },
+          })
+        : new Promise<Response>(() => undefined);
+    const session = await fixture<ConsultSession>(html`
+      <consult-session endpoint="/waiting" .fetch=${slow}>
+        <consult-access></consult-access>
+        <case-history></case-history>
+        <consult-thread consultation-id="cns_waiting"></consult-thread>
+      </consult-session>
+    `);
+    const shown = [...session.children] as HTMLElement[];
+    for (const element of shown) {
+      await waitUntil(
+        () => element.shadowRoot?.querySelector('.loading > [aria-hidden=true]'),
+        `<${element.localName}> shows its placeholder`,
+      );
+    }
+    return shown;
+  }
+
+  /** The properties each running animation of `element` changes. */
+  const animated = (element: HTMLElement) =>
+    element
+      .shadowRoot!.getAnimations()
+      .map((animation) => [
+        ...new Set(
+          (animation.effect as KeyframeEffect)
+            .getKeyframes()
+            .flatMap((frame) =>
+              Object.keys(frame).filter(
+                (key) => !['offset', 'computedOffset', 'easing', 'composite'].includes(key),
+              ),
+            ),
+        ),
+      ]);
+
+  afterEach(() => emulateMedia({ reducedMotion: 'no-preference' }));
+
+  it('pulse by opacity alone, which the browser animates without painting them again each frame', async () => {
+    for (const element of await waiting()) {
+      const animations = animated(element);
+      expect(animations.length, element.localName).to.be.greaterThan(0);
+      expect(new Set(animations.flat()), element.localName).to.deep.equal(new Set(['opacity']));
+    }
+  });
+
+  it('hold still when the member asks for less motion', async () => {
+    await emulateMedia({ reducedMotion: 'reduce' });
+    for (const element of await waiting()) expect(animated(element), element.localName).to.deep.equal([]);
   });
 });
 

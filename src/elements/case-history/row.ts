@@ -163,9 +163,10 @@ export function loadingRows(localize: LocalizeController<'history'>): TemplateRe
             <span class="preview"
               ><span class="skeleton-text" data-words="${localize.t('you')}: xxxxxx xxxx"></span
             ></span>
-            <span class="count skeleton-text"
-              >${localize.t('questions', { used: 1, max: MAX_QUESTIONS_PER_CONSULTATION })}</span
-            >
+            <span
+              class="count skeleton-text"
+              data-words=${localize.t('questions', { used: 1, max: MAX_QUESTIONS_PER_CONSULTATION })}
+            ></span>
           </li>`,
       )}
     </ul>

@@ -279,6 +279,10 @@ export const styles = css`
     border-radius: var(--_radius);
     background: var(--_answer-background);
   }
+  /* The answer's lines, drawn in the page's colour on the answer's own. */
+  .placeholder .skeleton {
+    background: var(--_surface);
+  }
   .notice button {
     margin-block-start: 0.75rem;
   }
