@@ -13,6 +13,8 @@
  *   (the HTML counted), bytes and main-thread work until typeable;
  * - a case history of 1,000 consultations against one of 10 in Chromium at 1x and 4x CPU: when the
  *   first rows show, and the longest task after the read (bench/list.ts);
+ * - the main thread while three elements show their loading placeholders, as a share of the time
+ *   (bench/waiting.ts);
  * - Lighthouse on the demo portal (the scores, largest paint and layout shift).
  * Sizes are deterministic, so they are tests (test/node/bundle-budget.test.ts), not benchmarks.
  */
@@ -25,6 +27,7 @@ import { streamMemory } from './stream-memory.js';
 import { streamsAtScale } from './streams.js';
 import { timeToTypeable } from './time-to-typeable.js';
 import { longList } from './list.js';
+import { whileWaiting } from './waiting.js';
 import { printLighthouse, runLighthouse } from './lighthouse.js';
 
 async function measure(label: string, run: () => Promise<unknown>, iterations: number): Promise<number> {
@@ -97,5 +100,6 @@ await answerLatency();
 
 await timeToTypeable();
 await longList();
+await whileWaiting();
 console.log('');
 printLighthouse(await runLighthouse(3));
