@@ -1,11 +1,13 @@
 /**
  * The seen-marks' writes to sessionStorage, in Node with a counting storage and a fake client: a
  * list of 1,000 read at once is written once, not once per consultation (which made a long list
- * quadratic), and nothing queued outlives a sign-out or a change of member.
+ * quadratic), and nothing queued outlives a sign-out or a change of member. And the marks told to
+ * the proxy: one it refused is not sent again, one that could not reach it is.
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { ConsultationView, MemberView } from '../../src/client/browser-types.js';
+import { ApiError } from '../../src/client/errors.js';
 import { MemberState, type MemberClient } from '../../src/session/member-state.js';
 import { SeenMarks } from '../../src/session/seen-marks.js';
 
@@ -165,5 +167,43 @@ describe('the proxy’s word merged with the tab’s', () => {
       questions: [unknown.createdAt, undefined],
       answers: [undefined, undefined],
     });
+  });
+});
+
+describe('the read marks told to the proxy', () => {
+  /**
+   * A consultation with one answer the proxy keeps read marks for, marked seen twice in this tab;
+   * the proxy's first answer to the mark is `failure`. Gives the marks sent.
+   */
+  async function markedTwice(failure: ApiError): Promise<number[]> {
+    const record: ConsultationView = { ...consultation(3, true), seenAnswers: 0 };
+    const sent: number[] = [];
+    const client = {
+      ...clientWith(0),
+      markConsultationSeen: (consultationId: string, answers: number) => {
+        sent.push(answers);
+        return sent.length === 1 ? Promise.reject(failure) : Promise.resolve({ consultationId, answers });
+      },
+    } as MemberClient;
+    const state = new MemberState({ client: () => client, visible: () => false });
+    state.setMember(MEMBER);
+    state.apply(record);
+    state.markSeen(record.consultationId);
+    await turn();
+    state.markSeen(record.consultationId);
+    await turn();
+    state.dispose();
+    return sent;
+  }
+
+  const failure = (status: number, code: string) =>
+    new ApiError({ kind: 'http', status, code, title: code, operation: 'markConsultationSeen' });
+
+  it('does not send again a mark the proxy refused: it would be refused again', async () => {
+    assert.deepEqual(await markedTwice(failure(409, 'answers_seen_already')), [1]);
+  });
+
+  it('sends again a mark that could not reach the proxy', async () => {
+    assert.deepEqual(await markedTwice(failure(503, 'service_unavailable')), [1, 1]);
   });
 });
