@@ -14,7 +14,7 @@ import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.
 import { ConsultElement } from '../../src/elements/shared/consult-element.js';
 import { formatters, registerTranslation } from '../../src/elements/shared/localize.js';
 import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
-import { inSession, shadowText } from './support/backend.js';
+import { inSession, shadowText, signedInAs } from './support/backend.js';
 import { $, waitUntil } from './support/elements.js';
 
 ConsultSession.define('consult-session');
@@ -370,13 +370,7 @@ describe('while the member’s data is on its way', () => {
   /** The elements that show a placeholder while they wait, in a session whose every read waits. */
   async function waiting(): Promise<HTMLElement[]> {
     const slow: typeof fetch = async (input) =>
-      String(input).endsWith('/session')
-        ? Response.json({
-            token: 'waiting-token',
-            expiresAt: Date.now() + 3_600_000,
-            user: { id: 'usr_waiting', language: 'en' },
-          })
-        : new Promise<Response>(() => undefined);
+      String(input).endsWith('/session') ? signedInAs('usr_waiting') : new Promise<Response>(() => undefined);
     const session = await fixture<ConsultSession>(html`
       <consult-session endpoint="/waiting" .fetch=${slow}>
         <consult-access></consult-access>
@@ -418,6 +412,20 @@ describe('while the member’s data is on its way', () => {
       expect(animations.length, element.localName).to.be.greaterThan(0);
       expect(new Set(animations.flat()), element.localName).to.deep.equal(new Set(['opacity']));
     }
+  });
+
+  it('are drawn, not written: no words of their own on screen, and an answer’s lines on the answer’s colour', async () => {
+    for (const element of await waiting()) {
+      const shown = element.shadowRoot!.querySelector('.loading > [aria-hidden=true]')!;
+      expect(shown.textContent!.trim(), element.localName).to.equal('');
+      for (const bar of shown.querySelectorAll('.skeleton-text')) {
+        expect(getComputedStyle(bar, '::before').color, element.localName).to.equal('rgba(0, 0, 0, 0)');
+      }
+    }
+    const thread = document.querySelector('consult-thread')!.shadowRoot!;
+    const answer = thread.querySelector('.placeholder')!;
+    const line = answer.querySelector('.skeleton')!;
+    expect(getComputedStyle(line).backgroundColor).not.to.equal(getComputedStyle(answer).backgroundColor);
   });
 
   it('hold still when the member asks for less motion', async () => {

@@ -160,8 +160,8 @@ export const hostStyles = css`
   /*
    * Loading placeholders shaped like what they stand for. They pulse by their opacity, which the
    * compositor animates without painting them again: a gradient moving across each bar repainted
-   * them every frame, a third of a slow phone's main thread while the page waited. Still when
-   * motion is not wanted.
+   * them every frame, a third of the main thread at 4x CPU slowdown while the page waited. Still
+   * when motion is not wanted.
    */
   .skeleton,
   .skeleton-text {
@@ -184,7 +184,7 @@ export const hostStyles = css`
   }
   .skeleton-text::before {
     content: attr(data-words);
-    /* Whatever colour the part's own rule gives its text. */
+    /* Transparent even where a part sets its own colour (the count). */
     color: transparent;
   }
   @keyframes consult-pulse {

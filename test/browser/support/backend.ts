@@ -101,15 +101,18 @@ export function scriptedHistory(count: number): SessionManager {
   }));
   const scripted: typeof fetch = async (input) => {
     const url = String(input);
-    if (url.endsWith('/session')) {
-      return Response.json({
-        token: 'scripted-token',
-        expiresAt: Date.now() + 3_600_000,
-        user: { id: 'usr_scripted', language: 'en' },
-      });
-    }
+    if (url.endsWith('/session')) return signedInAs('usr_scripted');
     if (url.endsWith('/user/usr_scripted/case-history')) return Response.json(history);
     return new Response(null, { status: 503 });
   };
   return new SessionManager({ endpoint: '/scripted', fetch: scripted });
+}
+
+/** The proxy's answer to a sign-in, for a scripted `fetch`: `userId`, in English, for an hour. */
+export function signedInAs(userId: string): Response {
+  return Response.json({
+    token: `${userId}-token`,
+    expiresAt: Date.now() + 3_600_000,
+    user: { id: userId, language: 'en' },
+  });
 }
