@@ -83,7 +83,8 @@ export async function portalWith(count: number): Promise<ScriptTagPortal> {
 
 /**
  * Reads first, as a browser makes them, so that the servers' code is optimized before any load
- * counts (within the proxy's limits for one member: 120 calls and 30 sign-ins a minute).
+ * counts (within the proxy's limits for one member: 120 calls and 30 sign-ins a minute; each load
+ * adds a sign-in and a few calls, so many more than the default runs in a minute would meet them).
  */
 const WARM_UP_READS = 20;
 

@@ -48,12 +48,16 @@ async function busyShare(
     );
     // The page's own start is over.
     await tab.waitForTimeout(500);
-    const busyMs = async () =>
-      ((await cdp.send('Performance.getMetrics')).metrics.find((metric) => metric.name === 'TaskDuration')
-        ?.value ?? 0) * 1000;
-    const before = await busyMs();
+    // Chromium's counters, in seconds: its tasks' time, and its clock.
+    const counters = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? 0;
+      return { busy: value('TaskDuration'), at: value('Timestamp') };
+    };
+    const before = await counters();
     await tab.waitForTimeout(WATCHED_MS);
-    return ((await busyMs()) - before) / WATCHED_MS;
+    const after = await counters();
+    return (after.busy - before.busy) / (after.at - before.at);
   } finally {
     await context.close();
   }
