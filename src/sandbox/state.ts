@@ -16,7 +16,7 @@ import {
   type WebhookEventType,
 } from '../client/types.js';
 import { ProblemError, unknownId } from '../server/problems.js';
-import { SandboxAccounts } from './accounts.js';
+import { clone, SandboxAccounts } from './accounts.js';
 import type { SandboxClock } from './clock.js';
 import { newId } from './ids.js';
 import { navigatorGreeting, navigatorRespond, type NavigatorResponse } from './navigator.js';
@@ -28,18 +28,6 @@ export interface StoredConsultation extends Consultation {
   claimedBy?: Professional;
 }
 
-/**
- * A copy of a record (plain objects, arrays, strings, numbers, booleans, as JSON holds), so no
- * caller can change the stored one. A tenth of `structuredClone`'s cost, which a long case history
- * pays once per consultation.
- */
-const clone = <T>(value: T): T => {
-  if (Array.isArray(value)) return value.map(clone) as T;
-  if (value === null || typeof value !== 'object') return value;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = clone((value as Record<string, unknown>)[key]);
-  return copy as T;
-};
 /** ISO 8601 times in UTC sort as text; a plain comparison, not a locale's collation. */
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0;
