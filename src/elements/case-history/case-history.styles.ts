@@ -121,7 +121,7 @@ export const styles = css`
     background: var(--_surface);
   }
   /* Nothing of the stand-in words shows, not even the ellipsis of a clamped title. */
-  .placeholder :is(.title, .badge, .who) {
+  .placeholder .title {
     color: transparent;
   }
   .placeholder .badge {

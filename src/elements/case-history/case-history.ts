@@ -140,10 +140,11 @@ export class CaseHistory extends SessionElement {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const state = this.isConnected ? this.memberState : undefined;
+    // Rows show dates: the browser's date data loads while the page waits for sign-in and the list.
+    prepareTimes(this.localize.format);
     if (!this.member.current) this.member.signInIfIdle();
     else if (state && state.historyStatus.status === 'idle') {
       state.loadHistory().catch((error: unknown) => this.reportError(error, 'getCaseHistory'));
-      prepareTimes(this.localize.format);
     }
     this.#fitShown();
     this.#reopen();

@@ -16,9 +16,13 @@ const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Dat
  * the task that shows them.
  */
 export function prepareTimes(format: Formatters): void {
-  const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 0));
-  idle(() => format.dateTime(0));
+  // Once a page: the data is the browser's, and a formatter of another language then costs little.
+  if (prepared) return;
+  prepared = true;
+  (globalThis.requestIdleCallback ?? setTimeout)(() => format.dateTime(0));
 }
+
+let prepared = false;
 
 /** The visible, short form of a time: relative within the hour, the time today, else the date and time. */
 export function shortTime(iso: string, now: number, format: Formatters): string {
