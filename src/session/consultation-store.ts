@@ -58,6 +58,11 @@ export class ConsultationStore {
 
   /** Every record held, newest first. */
   get all(): ConsultationView[] {
+    return [...this.sorted];
+  }
+
+  /** The same, as one array kept until a record changes: a new array means a change. */
+  get sorted(): readonly ConsultationView[] {
     if (!this.#sorted) {
       const known: ConsultationView[] = [];
       for (const entry of this.#entries.values()) if (entry.record) known.push(entry.record);
@@ -65,7 +70,7 @@ export class ConsultationStore {
       const times = new Map(known.map((record) => [record, sortTime(record)]));
       this.#sorted = known.sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0));
     }
-    return [...this.#sorted];
+    return this.#sorted;
   }
 
   /** The records a professional may still answer, newest first. */

@@ -40,6 +40,8 @@ export class MemberData {
   #conversation?: Conversation;
   /** Consultations the member created on this page: their questions were asked just now. */
   readonly #sentHere = new Set<string>();
+  /** The last list of unread consultations, and the records and marks it was worked out from. */
+  #unread?: { records: readonly ConsultationView[]; marks: number; ids: string[] };
 
   constructor(options: MemberDataOptions) {
     this.#options = options;
@@ -70,9 +72,19 @@ export class MemberData {
     this.plan = new PlanCheck({ signal, call, changed });
   }
 
-  /** Consultations with an answer the member has not had on screen. */
+  /**
+   * Consultations with an answer the member has not had on screen: worked out again only when a
+   * record or a mark changed, not each time the page looks (a list of 1,000 is looked at with
+   * every change of the session while it loads).
+   */
   unread(): string[] {
-    return this.store.all.filter((c) => this.seen.hasUnseen(c)).map((c) => c.consultationId);
+    const records = this.store.sorted;
+    const marks = this.seen.changes;
+    if (this.#unread?.records !== records || this.#unread.marks !== marks) {
+      const ids = records.filter((c) => this.seen.hasUnseen(c)).map((c) => c.consultationId);
+      this.#unread = { records, marks, ids };
+    }
+    return [...this.#unread.ids];
   }
 
   /** Whether this consultation has an answer the member has not seen. */

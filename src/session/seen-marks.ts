@@ -60,6 +60,9 @@ export class SeenMarks {
   /** A write of the record is queued for the end of this turn. */
   #saveQueued = false;
 
+  /** How many times the marks changed: what was worked out from them holds while it stays. */
+  changes = 0;
+
   /** The marks of `memberId` (none without a member); every other member's are wiped. */
   constructor(memberId?: string) {
     this.#memberId = memberId;
@@ -156,6 +159,7 @@ export class SeenMarks {
 
   /** Signed out: the marks go, and a write still queued with them. */
   wipe(): void {
+    this.changes++;
     this.#saveQueued = false;
     this.#stored = { v: 1, marks: {} };
     if (this.#memberId) storage()?.removeItem(PREFIX + this.#memberId);
@@ -170,6 +174,7 @@ export class SeenMarks {
 
   /** Queues one write of the record for the end of this turn, however many changes it sees. */
   #save(): void {
+    this.changes++;
     if (!this.#memberId || this.#saveQueued) return;
     this.#saveQueued = true;
     queueMicrotask(() => this.flush());

@@ -6,8 +6,8 @@
  * (HTML → script). Sign-in starts as the loader runs and typing never waits for it; a thread shows
  * its answer three round trips after the HTML (loader → sign-in → the read); the first frame makes
  * none of the browser's Intl formatters (the first one loads ICU data: a long task before the box
- * paints), while a list's page loads the date data as it waits for sign-in; a page with the
- * plan's and prescriptions' elements asks for their chunks in one wave.
+ * paints), while a list's or a thread's page loads the date data as it waits for sign-in; a page
+ * with the plan's and prescriptions' elements asks for their chunks in one wave.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -249,42 +249,47 @@ describe('the script-tag loader', () => {
     await page.close();
   });
 
-  it("loads the browser's date data while sign-in is on its way, on a page with the list", async () => {
-    const page = await browser.newPage();
-    // Each date formatter the page makes: the first one loads ICU data, a long task on a phone.
-    await page.addInitScript(() => {
-      const made = { count: 0 };
-      Object.assign(window, { __dateFormatters: made });
-      Object.defineProperty(Intl, 'DateTimeFormat', {
-        configurable: true,
-        value: new Proxy(Intl.DateTimeFormat, {
-          construct(target, args: unknown[]) {
-            made.count++;
-            return new target(...(args as []));
-          },
-        }),
+  for (const [path, shows, shown] of [
+    ['/history', 'the list', 'case-history [part~=item] time'],
+    ['/answer', 'a thread', 'consult-thread time'],
+  ] as const) {
+    it(`loads the browser's date data while sign-in is on its way, on a page with ${shows}`, async () => {
+      const page = await browser.newPage();
+      // Each date formatter the page makes: the first one loads ICU data, a long task on a phone.
+      await page.addInitScript(() => {
+        const made = { count: 0 };
+        Object.assign(window, { __dateFormatters: made });
+        Object.defineProperty(Intl, 'DateTimeFormat', {
+          configurable: true,
+          value: new Proxy(Intl.DateTimeFormat, {
+            construct(target, args: unknown[]) {
+              made.count++;
+              return new target(...(args as []));
+            },
+          }),
+        });
       });
+      // Sign-in is held: nothing the member has can be shown yet.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/consult/session', async (route) => {
+        if (route.request().method() === 'POST') await released;
+        await route.continue();
+      });
+      await page.goto(`${portal.url}${path}`);
+      // While it waits, the date data is loaded (in idle time), so the task that shows the
+      // member's consultations or messages does not load it.
+      await page.waitForFunction(
+        () => (window as unknown as { __dateFormatters: { count: number } }).__dateFormatters.count > 0,
+        null,
+        { timeout: 10_000 },
+      );
+      release();
+      // Dates then show, with the member's data.
+      await page.locator(shown).first().waitFor({ timeout: 20_000 });
+      await page.close();
     });
-    // Sign-in is held: nothing the member has can be shown yet.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/consult/session', async (route) => {
-      if (route.request().method() === 'POST') await released;
-      await route.continue();
-    });
-    await page.goto(`${portal.url}/history`);
-    // While it waits, the date data is loaded (in idle time), so the task that shows the
-    // member's consultations does not load it.
-    await page.waitForFunction(
-      () => (window as unknown as { __dateFormatters: { count: number } }).__dateFormatters.count > 0,
-      null,
-      { timeout: 10_000 },
-    );
-    release();
-    // Dates then show, with the member's data.
-    await page.locator('case-history [part~=item] time').first().waitFor({ timeout: 20_000 });
-    await page.close();
-  });
+  }
 
   it('registers the elements found together in one moment: the page draws them in one frame', async () => {
     const page = await browser.newPage();

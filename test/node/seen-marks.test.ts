@@ -2,7 +2,8 @@
  * The seen-marks' writes to sessionStorage, in Node with a counting storage and a fake client: a
  * list of 1,000 read at once is written once, not once per consultation (which made a long list
  * quadratic), and nothing queued outlives a sign-out or a change of member. And the marks told to
- * the proxy: one it refused is not sent again, one that could not reach it is.
+ * the proxy: one it refused is not sent again, one that could not reach it is. And the unread
+ * list of a long history, worked out once per change rather than once per look.
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -117,6 +118,42 @@ describe('the seen-marks in storage', () => {
     await turn();
     assert.equal(storage.getItem(`consult-elements:seen:${MEMBER.id}`), null);
     state.dispose();
+  });
+});
+
+describe('the unread list', () => {
+  it('of 1,000 consultations is worked out again when a record or a mark changes, not each time it is looked at', async () => {
+    const hasUnseen = SeenMarks.prototype.hasUnseen;
+    let checked = 0;
+    SeenMarks.prototype.hasUnseen = function (this: SeenMarks, c: ConsultationView) {
+      checked++;
+      return hasUnseen.call(this, c);
+    };
+    const state = new MemberState({ client: () => clientWith(1000), visible: () => false });
+    try {
+      state.setMember(MEMBER);
+      await state.loadHistory();
+      await turn();
+      checked = 0;
+      // The session and every list look at it with each change while a page loads.
+      for (let look = 0; look < 5; look++) assert.deepEqual(state.unread, []);
+      assert.ok(checked <= 1000, `one pass over the list for five looks: ${checked} checks`);
+
+      // An answer arrives for a question the first list held unanswered: it is new.
+      checked = 0;
+      state.apply({ ...consultation(1, true), status: 'resolved' });
+      assert.deepEqual(state.unread, ['cns_1']);
+      assert.deepEqual(state.unread, ['cns_1']);
+      assert.ok(checked >= 1 && checked <= 1000, `worked out again once: ${checked} checks`);
+
+      // Seen: no longer new. And what a caller does to the list it got changes nothing.
+      state.markSeen('cns_1');
+      state.unread.push('cns_2');
+      assert.deepEqual(state.unread, []);
+    } finally {
+      SeenMarks.prototype.hasUnseen = hasUnseen;
+      state.dispose();
+    }
   });
 });
 

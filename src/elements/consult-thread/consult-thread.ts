@@ -16,6 +16,7 @@ import { endingOf, followup, type Ending } from './followup.js';
 import { handedOver } from './handed-over.js';
 import { FollowupDraft } from './followup-draft.js';
 import { LocalizeController, translate } from '../shared/localize.js';
+import { prepareTimes } from '../shared/message-time.js';
 import { prefetchMarkdownWhenIdle } from '../shared/markdown.js';
 import { statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
@@ -118,6 +119,8 @@ export class ConsultThread extends SessionElement {
     super.connectedCallback();
     // Warm the renderer at idle; an answer to show first loads it at once.
     prefetchMarkdownWhenIdle();
+    // Messages show their times: the browser's date data loads while the page waits for them.
+    prepareTimes(this.localize.format);
   }
 
   protected override willUpdate(changed: PropertyValues): void {
