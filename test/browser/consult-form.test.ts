@@ -423,11 +423,30 @@ describe('<consult-form>', () => {
     });
 
     it('lets the member cancel a question waiting to be sent, keeping the text', async () => {
+      // The tries the proxy is still working on: a try already on its way when the member cancels
+      // is the proxy's to finish (with its own one retry upstream), as a real server would.
+      const service = createDemoBackend();
+      let creating = 0;
+      let tries = 0;
+      const counting: typeof fetch = async (input, init) => {
+        const create = init?.method === 'POST' && /\/consultation$/.test(String(input));
+        if (create) {
+          creating++;
+          tries++;
+        }
+        try {
+          return await service.fetch(input, init);
+        } finally {
+          if (create) creating--;
+        }
+      };
       const {
         element: form,
         backend,
         session,
-      } = await inSession<ConsultForm>(html`<consult-form></consult-form>`);
+      } = await inSession<ConsultForm>(html`<consult-form></consult-form>`, {
+        backend: { ...service, fetch: counting },
+      });
       await formShown(form);
       const before = consultationsOf(backend, ALEX).length;
       await typeInto(form, 0, 'Never mind, I will call instead.');
@@ -441,6 +460,9 @@ describe('<consult-form>', () => {
       expect(textarea(form).value).to.equal('Never mind, I will call instead.');
       expect(focused(form)).to.equal(textarea(form));
       expect(button(form, 'Cancel sending')).to.equal(undefined);
+      // No try made before the cancel is still on its way when the service comes back.
+      expect(tries).to.be.greaterThan(0);
+      await waitUntil(() => creating === 0, 'the proxy has answered every try', { timeout: 8000 });
       await setFaults(backend, { errorRate: 0 });
       session.manager.state.link.reconnect();
       await waitUntil(() => session.manager.state.connection === 'online', 'back online', { timeout: 8000 });
