@@ -104,7 +104,11 @@ const SHOWS: Record<string, (canvas: HTMLElement) => boolean> = {
     /You have signed out/.test(deepText(canvas)) && /Sign in to Northwind Health/.test(deepText(canvas)),
 };
 
-/** Waits until the story's text has stopped changing for a moment (its data has arrived). */
+/**
+ * Waits until the story shows text that has stopped changing for a moment (its data has arrived).
+ * An element shows nothing until its language's strings are here, which can take longer than
+ * that moment on a busy machine, so a blank canvas has not settled yet.
+ */
 async function settled(canvas: HTMLElement): Promise<void> {
   let last = '';
   let stableSince = performance.now();
@@ -115,7 +119,7 @@ async function settled(canvas: HTMLElement): Promise<void> {
         last = now;
         stableSince = performance.now();
       }
-      return performance.now() - stableSince > 400;
+      return now !== '' && performance.now() - stableSince > 400;
     },
     'the story settles',
     { timeout: 8000, interval: 50 },
