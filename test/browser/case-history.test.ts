@@ -522,8 +522,9 @@ describe('<case-history>', () => {
         expect(session.shadowRoot!.querySelector('[part=connection]')).to.equal(null, 'no outage is shown');
         // The refusal goes nowhere else. (That a refused mark is not sent again, and one that could
         // not reach the proxy is, is test/node/seen-marks.test.ts's.)
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        expect(marks.every((mark) => mark.status !== undefined)).to.equal(true, 'nothing is left waiting');
+        await waitUntil(() => marks.every((mark) => mark.status !== undefined), 'nothing is left waiting', {
+          timeout: 5000,
+        });
         expect(unhandled.map(String)).to.deep.equal([], 'no promise is left failing');
       } finally {
         window.removeEventListener('unhandledrejection', noteUnhandled);

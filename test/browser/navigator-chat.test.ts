@@ -66,10 +66,6 @@ async function ask(element: NavigatorChat, text: string): Promise<Element> {
   return replies(element).at(-1)!;
 }
 
-async function faults(backend: DemoBackend, body: Record<string, number>): Promise<void> {
-  await backend.sandbox.fetch('/_sandbox/faults', { method: 'POST', body: JSON.stringify(body) });
-}
-
 /** A chat whose session fails to sign in `failures` times, then signs alex in. */
 async function chatSigningInAfter(failures: number) {
   const backend = createDemoBackend();
@@ -423,9 +419,19 @@ describe('<navigator-chat>', () => {
     });
 
     it('shows a typing indicator while the navigator answers, and one message at a time', async () => {
-      const { element, backend } = await chatIn();
-      // Long enough for the checks below to run while the reply is on its way, on a busy machine too.
-      await faults(backend, { latencyMs: 2500 });
+      // The navigator's reply is held on its way to the page until the checks below have run.
+      const service = createDemoBackend();
+      await service.ready;
+      let release!: () => void;
+      const replyHeld = new Promise<void>((resolve) => (release = resolve));
+      const holding: typeof fetch = async (input, init) => {
+        const response = await service.fetch(input, init);
+        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+        const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+        if (method === 'POST' && MESSAGES.test(url.pathname)) await replyHeld;
+        return response;
+      };
+      const { element, backend } = await chatIn({ backend: { ...service, fetch: holding } });
       await type(element, GENERAL);
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => part(element, 'typing'), 'the typing indicator shows');
@@ -440,8 +446,8 @@ describe('<navigator-chat>', () => {
       expect(input(element).value).to.equal('How can I sleep better?');
       expect(part(element, 'send-button')!.getAttribute('aria-disabled')).to.equal('true');
 
+      release();
       await waitUntil(() => !part(element, 'typing'), 'the reply arrives', { timeout: 10_000 });
-      await faults(backend, { latencyMs: 0 });
       expect(upstreamCalls(backend, 'POST', MESSAGES)).to.equal(1);
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => replies(element).length === 3);

@@ -55,9 +55,19 @@ describe('the elements on a page whose policy is missing something', () => {
     const { page, said, violations } = await openWith(
       STRICT_CSP.replace("connect-src 'self'", "connect-src 'none'"),
     );
-    // Long enough for the sign-in's retries (about a second and a half with their backoff) to have run.
+    const blockedNow = () =>
+      violations.filter((v) => v.startsWith('connect-src') && v.includes('/consult/session'));
+    const deadline = Date.now() + 15_000;
+    while (!(blockedNow().length > 0 && said.some((text) => text.includes('connect-src')))) {
+      assert.ok(
+        Date.now() < deadline,
+        `blocked and said: ${violations.join('; ')} said: ${said.join(' | ')}`,
+      );
+      await page.waitForTimeout(50);
+    }
+    // Then long enough for the sign-in's retries (about a second and a half with their backoff) to run.
     await page.waitForTimeout(4000);
-    const blocked = violations.filter((v) => v.startsWith('connect-src') && v.includes('/consult/session'));
+    const blocked = blockedNow();
     assert.equal(
       blocked.length,
       1,

@@ -211,8 +211,14 @@ describe('the demo portal in Chromium', () => {
       body: JSON.stringify({ latencyMs: 2500 }),
     });
     try {
+      const followUpSent = page.waitForRequest(
+        (request) =>
+          request.method() === 'POST' &&
+          /\/consult\/consultation\/[^/]+$/.test(new URL(request.url()).pathname),
+        { timeout: 10_000 },
+      );
       await page.locator('case-history consult-thread [part~="submit-button"]').click();
-      await page.waitForTimeout(300);
+      await followUpSent;
       await page.locator('#sign-out').click();
       // The held answer arrives after the sign-out, and more time passes for anything to land.
       await page.waitForTimeout(3500);

@@ -438,6 +438,9 @@ describe('signing out ends the device’s notifications in the demo portal', () 
 
     await page.locator('#sign-out').click();
     await browserUnsubscribed(page);
+    // The sign-out request is not waited for by the page; its answer is, here, then a moment in
+    // which a second request would show.
+    await waitFor(() => calls.includes('DELETE /consult/session 204'), calls.join('\n'));
     await page.waitForTimeout(300);
     const ended = calls.filter((call) => call.startsWith('DELETE'));
     // One request: the session ends at once (nothing waits on the browser's push machinery, so a

@@ -87,7 +87,7 @@ describe('S10: webhook signatures (Standard Webhooks vectors)', () => {
     const stream = await open(proxy, 'alex');
     const response = await deliver(signed(event));
     assert.equal(response.status, 200, response.text);
-    const item = await stream.next((i) => i.event === 'consultation', 1000);
+    const item = await stream.next((i) => i.event === 'consultation', 5000);
     assert.deepEqual(JSON.parse(item.data ?? ''), {
       type: 'questionResolved',
       consultationId: 'cns_demo_alex_rash',
@@ -159,7 +159,7 @@ describe('S10: webhook signatures (Standard Webhooks vectors)', () => {
       responses.map((r) => r.status),
       [200, 200, 200],
     );
-    await stream.next((i) => i.event === 'consultation', 1000);
+    await stream.next((i) => i.event === 'consultation', 5000);
     await sleep(QUIET_MS);
     assert.deepEqual(consultationEvents(stream), [
       { type: 'consultationClaimed', consultationId: 'cns_demo_alex_bp', status: 'resolved' },
@@ -174,7 +174,7 @@ describe('S10: webhook signatures (Standard Webhooks vectors)', () => {
       signed({ type: 'questionResolved', caseId: 'cns_demo_alex_rash', userId: SAM }),
     );
     assert.equal(response.status, 200);
-    const item = await alexStream.next((i) => i.event === 'consultation', 1000);
+    const item = await alexStream.next((i) => i.event === 'consultation', 5000);
     assert.equal(JSON.parse(item.data ?? '{}').consultationId, 'cns_demo_alex_rash');
     await sleep(QUIET_MS);
     assert.deepEqual(consultationEvents(samStream), [], 'sam heard nothing');
@@ -189,7 +189,7 @@ describe('S10: webhook signatures (Standard Webhooks vectors)', () => {
       const response = await deliver(signed({ type, caseId: 'cns_demo_alex_rash', userId: ALEX }));
       assert.equal(response.status, 200, response.text);
     }
-    await stream.next(() => consultationEvents(stream).length === 3, 2000).catch(() => undefined);
+    await stream.next(() => consultationEvents(stream).length === 3, 10_000).catch(() => undefined);
     assert.deepEqual(
       consultationEvents(stream).map((e) => e['type']),
       ['consultationClaimed', 'consultationChanged', 'consultationChanged'],
@@ -249,7 +249,7 @@ describe('S10 end to end: a proxy registered upstream gets the sandbox’s event
     assert.equal(hooks[0]?.url, `${registered.url}/webhooks`);
   });
 
-  it('an answer reaches alex’s stream within a second; sam’s stream gets nothing', async () => {
+  it('an answer reaches alex’s stream; sam’s stream gets nothing', async () => {
     const alexStream = await open(registered, 'alex');
     const samStream = await open(registered, 'sam');
     await sandbox.control('/consultations/cns_demo_alex_vitamin/answer', {
@@ -258,7 +258,8 @@ describe('S10 end to end: a proxy registered upstream gets the sandbox’s event
     // Answering an open case claims it first: a consultationClaimed may come before.
     const item = await alexStream.next(
       (i) => i.event === 'consultation' && JSON.parse(i.data ?? '{}').type === 'questionResolved',
-      1000,
+      // How soon is bench/answer-latency.ts's to say; here only that it comes (six hops on loopback).
+      10_000,
     );
     assert.deepEqual(JSON.parse(item.data ?? ''), {
       type: 'questionResolved',
@@ -587,7 +588,7 @@ describe('live events that lose nothing', () => {
     );
     // Then it goes on live, numbered on.
     assert.equal((await deliver(noorEvent('consultationClaimed'), replaying)).status, 200);
-    await back.next(() => consultationIds(back).length === 3, 2000).catch(() => undefined);
+    await back.next(() => consultationIds(back).length === 3, 10_000).catch(() => undefined);
     assert.deepEqual(consultationIds(back), ['2', '3', '4']);
     back.close();
   });
@@ -621,16 +622,23 @@ describe('live events that lose nothing', () => {
   it('keeps one case’s events in the order they came, even when they arrive together', async () => {
     const stream = await openFrom(idOf(4));
     const types = ['consultationClaimed', 'questionResolved', 'consultationClosed'];
-    // Sent a moment apart, so they arrive in this order while the ones before are still being read.
+    // Each sent once the one before has been taken in (it holds its claim, and is in its case's
+    // queue), so they arrive in this order while the ones before are still being read.
     await sandbox.control('/faults', { latencyMs: 150 });
     const sending: Promise<unknown>[] = [];
     for (const type of types) {
-      sending.push(deliver(noorEvent(type), replaying));
-      await sleep(30);
+      const delivery = noorEvent(type);
+      sending.push(deliver(delivery, replaying));
+      const id = delivery.headers['webhook-id'];
+      const deadline = Date.now() + 10_000;
+      while (!((await store.get(`webhook-handling:${id}`)) ?? (await store.get(`webhook-seen:${id}`)))) {
+        assert.ok(Date.now() < deadline, `${type} was taken in`);
+        await sleep(5);
+      }
     }
     await Promise.all(sending);
     await sandbox.control('/faults', { latencyMs: 0 });
-    await stream.next(() => consultationIds(stream).length === 3, 2000).catch(() => undefined);
+    await stream.next(() => consultationIds(stream).length === 3, 10_000).catch(() => undefined);
     const received = stream
       .events('consultation')
       .map((item) => ({ id: Number(item.id?.split('.')[1]), type: JSON.parse(item.data ?? '{}').type }));
@@ -895,7 +903,7 @@ describe('two registrations at once (a rotation): each event once, whichever cop
     await sandbox.control(`/consultations/${caseId}/answer`, { answer: 'Yes.' });
     const secondAnswer = await deliver(signed(event('questionResolved')), rotating);
     assert.equal(secondAnswer.body.duplicate, undefined);
-    await stream.next(() => types(stream).length === 3, 2000);
+    await stream.next(() => types(stream).length === 3, 10_000);
     await sleep(QUIET_MS);
     assert.deepEqual(types(stream), ['consultationClaimed', 'questionResolved', 'questionResolved']);
     stream.close();
