@@ -430,6 +430,7 @@ describe('offline the same everywhere', () => {
     const {
       backend,
       line,
+      session,
       element: chat,
     } = await signedIn<NavigatorChat>(html`<navigator-chat></navigator-chat>`);
     await waitUntil(() => $(chat, '[part=input]'), 'the chat shows', { timeout: 5000 });
@@ -448,7 +449,10 @@ describe('offline the same everywhere', () => {
     expect(focused()).to.equal($(chat, '[part=input]'));
     expect(chat.shadowRoot!.querySelector('.message.member'), 'the message left the chat').to.equal(null);
     comeBack(line);
-    await aTimeout(1000);
+    await waitUntil(() => session.manager.state.connection === 'online', 'back online', { timeout: 8000 });
+    // A send still waiting would have gone out as the connection came back, ahead of this read
+    // through the same proxy: once the read is answered, it had its chance.
+    await session.manager.client.getUser(session.manager.member.current!.id);
     const sent = backend.sandbox.requests.filter(
       (r) =>
         r.method === 'POST' && /\/v2\/health-navigator\/(messages|users\/.*\/conversations)$/.test(r.path),
