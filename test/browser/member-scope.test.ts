@@ -19,9 +19,9 @@ import { ConsultThread } from '../../src/elements/consult-thread/consult-thread.
 import { NavigatorChat } from '../../src/elements/navigator-chat/navigator-chat.js';
 import { PrescriptionRequest } from '../../src/elements/prescription-request/prescription-request.js';
 import type { Survey } from '../../src/elements/prescription-request/survey.js';
-import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
+import { createDemoBackend } from '../../src/sandbox/demo-backend.js';
 import { DEMO_USER_IDS } from '../../src/sandbox/seed.js';
-import { inSession } from './support/backend.js';
+import { hold, inSession, type Held } from './support/backend.js';
 import { waitUntil } from './support/elements.js';
 
 CaseHistory.define('case-history');
@@ -37,47 +37,6 @@ const ALEX = DEMO_USER_IDS.alex;
 const ALEX_SEEDED = ['vitamin D supplement', 'itchy, dry patch', '142/91', 'waking up at 4am'];
 
 // --- Holding one response ---------------------------------------------------------------------
-
-interface Held {
-  /** The fetch to give the session: matching requests are answered only once released. */
-  fetch: typeof fetch;
-  /** How many matching requests were made. */
-  readonly calls: number;
-  /** The held answer's status and body, once the backend has answered the first matching request. */
-  readonly answer: Promise<{ status: number; body: string }>;
-  release(): void;
-}
-
-/**
- * Wraps `backend.fetch`: a request with `method` whose path matches `path` goes to the backend at
- * once (the service does its work), and its response is handed back only after `release()`. Every
- * other request passes straight through.
- */
-function hold(backend: DemoBackend, method: string, path: RegExp): Held {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let calls = 0;
-  let answered!: (answer: { status: number; body: string }) => void;
-  const answer = new Promise<{ status: number; body: string }>((resolve) => (answered = resolve));
-  const heldFetch: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-    const requestMethod = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    if (requestMethod !== method || !path.test(url.pathname)) return backend.fetch(input, init);
-    calls++;
-    const response = await backend.fetch(input, init);
-    answered({ status: response.status, body: await response.clone().text() });
-    await gate;
-    return response;
-  };
-  return {
-    fetch: heldFetch,
-    get calls() {
-      return calls;
-    },
-    answer,
-    release,
-  };
-}
 
 /** A fresh back end whose `method path` response is held, and `content` in a session as alex. */
 async function heldSession<T extends Element>(content: TemplateResult, method: string, path: RegExp) {

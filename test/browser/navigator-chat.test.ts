@@ -7,7 +7,7 @@ import { LANGUAGES } from '../../src/elements/shared/localize.js';
 import { preloadMarkdown } from '../../src/elements/shared/markdown.js';
 import { SessionManager, type SessionGrant } from '../../src/session/session.js';
 import { createDemoBackend, type DemoBackend } from '../../src/sandbox/demo-backend.js';
-import { inSession, shadowText, upstreamCalls } from './support/backend.js';
+import { hold, inSession, shadowText, upstreamCalls } from './support/backend.js';
 import { hasFocus, waitUntil } from './support/elements.js';
 
 NavigatorChat.define('navigator-chat');
@@ -422,16 +422,8 @@ describe('<navigator-chat>', () => {
       // The navigator's reply is held on its way to the page until the checks below have run.
       const service = createDemoBackend();
       await service.ready;
-      let release!: () => void;
-      const replyHeld = new Promise<void>((resolve) => (release = resolve));
-      const holding: typeof fetch = async (input, init) => {
-        const response = await service.fetch(input, init);
-        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-        const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-        if (method === 'POST' && MESSAGES.test(url.pathname)) await replyHeld;
-        return response;
-      };
-      const { element, backend } = await chatIn({ backend: { ...service, fetch: holding } });
+      const reply = hold(service, 'POST', MESSAGES);
+      const { element, backend } = await chatIn({ backend: { ...service, fetch: reply.fetch } });
       await type(element, GENERAL);
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => part(element, 'typing'), 'the typing indicator shows');
@@ -446,7 +438,7 @@ describe('<navigator-chat>', () => {
       expect(input(element).value).to.equal('How can I sleep better?');
       expect(part(element, 'send-button')!.getAttribute('aria-disabled')).to.equal('true');
 
-      release();
+      reply.release();
       await waitUntil(() => !part(element, 'typing'), 'the reply arrives', { timeout: 10_000 });
       expect(upstreamCalls(backend, 'POST', MESSAGES)).to.equal(1);
       await sendKeys({ press: 'Enter' });

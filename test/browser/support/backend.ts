@@ -116,3 +116,44 @@ export function signedInAs(userId: string): Response {
     user: { id: userId, language: 'en' },
   });
 }
+
+export interface Held {
+  /** The fetch to give the session: matching requests are answered only once released. */
+  fetch: typeof fetch;
+  /** How many matching requests were made. */
+  readonly calls: number;
+  /** The held answer's status and body, once the backend has answered the first matching request. */
+  readonly answer: Promise<{ status: number; body: string }>;
+  release(): void;
+}
+
+/**
+ * Wraps `backend.fetch`: a request with `method` whose path matches `path` goes to the backend at
+ * once (the service does its work), and its response is handed back only after `release()`. Every
+ * other request passes straight through.
+ */
+export function hold(backend: DemoBackend, method: string, path: RegExp): Held {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  let answered!: (answer: { status: number; body: string }) => void;
+  const answer = new Promise<{ status: number; body: string }>((resolve) => (answered = resolve));
+  const heldFetch: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    const requestMethod = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (requestMethod !== method || !path.test(url.pathname)) return backend.fetch(input, init);
+    calls++;
+    const response = await backend.fetch(input, init);
+    answered({ status: response.status, body: await response.clone().text() });
+    await gate;
+    return response;
+  };
+  return {
+    fetch: heldFetch,
+    get calls() {
+      return calls;
+    },
+    answer,
+    release,
+  };
+}
