@@ -1,7 +1,8 @@
 /**
  * The proxy's cost, on loopback, measured with autocannon: a member's read through the proxy
  * against the same read straight from the sandbox, with the memory store and with Redis, and
- * against a bare forwarder (the least a proxy on Hono and Node costs), as throughput, latency
+ * against a bare forwarder (the least a proxy on Hono and Node costs) and a checking one (the least a
+ * proxy that keeps members to their own records costs: bench/servers/server.ts), as throughput, latency
  * percentiles and CPU per read. Each server runs in a process of its own (as a partner runs them),
  * so each one's CPU per read is its own. The servers run compiled by tsc, as partners run the
  * package, not transpiled as they load. Ratios within one run, never pass/fail.
@@ -54,7 +55,7 @@ interface Server {
 
 async function startServer(
   script: string,
-  kind: 'sandbox' | 'proxy' | 'forwarder',
+  kind: 'sandbox' | 'proxy' | 'forwarder' | 'checking-forwarder',
   env: Record<string, string> = {},
 ): Promise<Server> {
   const child: ChildProcess = fork(script, [kind], { execArgv: [], env: { ...process.env, ...env } });
@@ -163,6 +164,13 @@ export async function proxyCost(): Promise<void> {
   ).json()) as { accessToken: string };
   const read = '/consultation/cns_demo_alex_rash';
   const forwarder = await startServer(script, 'forwarder', { UPSTREAM_URL: sandbox.url });
+  const { userId: ownerId } = (await (
+    await fetch(`${sandbox.url}${read}`, { headers: { authorization: `Bearer ${accessToken}` } })
+  ).json()) as { userId: string };
+  const checking = await startServer(script, 'checking-forwarder', {
+    UPSTREAM_URL: sandbox.url,
+    OWNER_ID: ownerId,
+  });
   const redis = await startRedis().catch(() => undefined);
   const proxies: { label: string; env: Record<string, string> }[] = [
     { label: 'proxy, memory store (proxy + sandbox)', env: {} },
@@ -185,7 +193,7 @@ export async function proxyCost(): Promise<void> {
   const browserTargets: Target[] = memoryTarget
     ? [{ ...memoryTarget, label: 'proxy, memory store, gzip accepted', acceptEncoding: 'gzip, deflate, br' }]
     : [];
-  const [direct, floor, browser, memory, withRedis] = await measure([
+  const [direct, floor, checkedFloor, browser, memory, withRedis] = await measure([
     {
       label: 'sandbox alone (sandbox)',
       url: `${sandbox.url}${read}`,
@@ -198,15 +206,31 @@ export async function proxyCost(): Promise<void> {
       token: '',
       servers: [forwarder, sandbox],
     },
+    {
+      label: 'checking forwarder (+ sandbox)',
+      url: `${checking.url}${read}`,
+      token: '',
+      servers: [checking, sandbox],
+    },
     ...browserTargets,
     ...proxyTargets,
   ]);
+  if (floor && checkedFloor) {
+    console.log(
+      `  a forwarder that checks the owner and projects the record: ${cpuRatio(checkedFloor, floor).toFixed(2)}× a bare forwarder's CPU per read`,
+    );
+  }
   if (direct && floor && memory) {
     const [proxyCpu = 0] = memory.cpuMsPerRead;
     console.log(`  proxy / sandbox throughput: ${(memory.rps / direct.rps).toFixed(2)}×`);
     console.log(
       `  the proxy's CPU per read: ${proxyCpu.toFixed(3)} ms: ${cpuRatio(memory, direct).toFixed(2)}× the sandbox's, ${cpuRatio(memory, floor).toFixed(2)}× a bare forwarder's (medians of the rounds' ratios)`,
     );
+    if (checkedFloor) {
+      console.log(
+        `  the proxy's CPU per read: ${cpuRatio(memory, checkedFloor).toFixed(2)}× a checking forwarder's`,
+      );
+    }
     if (browser) {
       console.log(
         `  with gzip accepted: ${(browser.cpuMsPerRead[0] ?? 0).toFixed(3)} ms, ${cpuRatio(browser, floor).toFixed(2)}× a bare forwarder's`,
@@ -219,7 +243,8 @@ export async function proxyCost(): Promise<void> {
   } else {
     console.log('  (redis-server not found: the Redis store is not measured)');
   }
-  for (const target of [forwarder, ...proxyTargets.map((target) => target.servers[0])]) target?.stop();
+  for (const target of [forwarder, checking, ...proxyTargets.map((target) => target.servers[0])])
+    target?.stop();
   await redis?.stop();
   sandbox.stop();
 }
