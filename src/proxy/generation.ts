@@ -35,3 +35,16 @@ export async function currentGeneration(core: ProxyCore): Promise<Generation> {
   const record = await core.store.generation?.();
   return record === undefined ? TIMELESS : parseGeneration(record);
 }
+
+/** The values under `keys` and the store's generation now, in one round trip where the store can. */
+export async function readWithGeneration(
+  core: ProxyCore,
+  keys: readonly string[],
+): Promise<[(string | undefined)[], Generation]> {
+  const { store } = core;
+  if (store.getManyAndGeneration) {
+    const [values, record] = await store.getManyAndGeneration(keys);
+    return [values, parseGeneration(record)];
+  }
+  return Promise.all([store.getMany(keys), currentGeneration(core)]);
+}

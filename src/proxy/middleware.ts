@@ -177,8 +177,8 @@ export const limitAnonymousPerAddress = (core: ProxyCore, limit: number) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
     const address = core.options.clientAddress?.(c);
     if (address) {
-      const match = /^Bearer\s+(\S+)$/i.exec(header(c, 'authorization') ?? '');
-      const identity = match?.[1] ? await identityOf(core, match[1]) : undefined;
+      const token = bearerToken(c);
+      const identity = token ? await identityOf(core, token) : undefined;
       if (!identity) await enforceRateLimit(core, `address:${address}`, limit);
     }
     await next();
@@ -187,6 +187,10 @@ export const limitAnonymousPerAddress = (core: ProxyCore, limit: number) =>
 /** Tokens verified, each kept until it expires: a member's next call skips the signature check. */
 const verifiedTokens = new WeakMap<ProxyCore, Map<string, WidgetIdentity>>();
 const MAX_CACHED_TOKENS = 10_000;
+
+/** The token of an `Authorization: Bearer` header, if the request has one. */
+const bearerToken = (c: Context): string | undefined =>
+  /^Bearer\s+(\S+)$/i.exec(header(c, 'authorization') ?? '')?.[1];
 
 async function identityOf(core: ProxyCore, token: string): Promise<WidgetIdentity | undefined> {
   let cache = verifiedTokens.get(core);
@@ -213,17 +217,22 @@ async function identityOf(core: ProxyCore, token: string): Promise<WidgetIdentit
 /** Only a valid widget token names the member (S2); every member route sits behind this. */
 export const requireMember = (core: ProxyCore) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
-    const match = /^Bearer\s+(\S+)$/i.exec(header(c, 'authorization') ?? '');
-    const identity = match?.[1] ? await identityOf(core, match[1]) : undefined;
+    const token = bearerToken(c);
+    const identity = token ? await identityOf(core, token) : undefined;
+    // Asked beside the session check (on Redis, in the same round trip): a signed token whose
+    // session ended counts against its member's limit too, so its refusals are limited as well.
+    const counted =
+      identity && enforceRateLimit(core, `member:${identity.userId}`, core.limits.perMemberPerMinute);
+    counted?.catch(() => undefined);
     if (!identity || (await isEnded(core, identity))) {
       throw ProblemError.unauthorized({
-        code: match ? 'session_expired' : 'session_required',
-        detail: match ? 'The session has expired or is not valid; sign in again.' : 'Sign in to continue.',
+        code: token ? 'session_expired' : 'session_required',
+        detail: token ? 'The session has expired or is not valid; sign in again.' : 'Sign in to continue.',
         headers: { 'www-authenticate': 'Bearer realm="consult"' },
       });
     }
+    await counted;
     c.set('member', identity);
-    await enforceRateLimit(core, `member:${identity.userId}`, core.limits.perMemberPerMinute);
     await next();
   });
 

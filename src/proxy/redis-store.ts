@@ -251,6 +251,14 @@ export class RedisProxyStore implements ProxyStore {
     return String(await this.#run(() => this.#client.generation(this.#key('generation'), newGeneration())));
   }
 
+  async getManyAndGeneration(keys: readonly string[]): Promise<[(string | undefined)[], string]> {
+    const [record, ...values] = await this.#run(() =>
+      this.#client.mget(this.#key('generation'), ...keys.map((key) => this.#key(key))),
+    );
+    // Missing only on a Redis that lost its data since the last request: the script makes it.
+    return [values.map((value) => value ?? undefined), record ?? (await this.generation())];
+  }
+
   async ping(): Promise<void> {
     await this.#run(() => this.#client.ping());
   }

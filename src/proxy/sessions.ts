@@ -5,7 +5,7 @@
  * close at once.
  */
 import type { ProxyCore } from './context.js';
-import { currentGeneration } from './generation.js';
+import { readWithGeneration } from './generation.js';
 import { MAX_WIDGET_TOKEN_TTL_SECONDS, type WidgetIdentity } from './widget-token.js';
 
 /** Where the events route hears that sessions of a member ended. */
@@ -41,9 +41,9 @@ export async function endMemberSessions(core: ProxyCore, userId: string): Promis
  * did (a Redis that came back empty has forgotten which sessions ended: none from before is trusted).
  */
 export async function isEnded(core: ProxyCore, identity: WidgetIdentity): Promise<boolean> {
-  const [[revoked, ended], generation] = await Promise.all([
-    core.store.getMany([revokedKey(identity.tokenId), endedKey(identity.userId)]),
-    currentGeneration(core),
+  const [[revoked, ended], generation] = await readWithGeneration(core, [
+    revokedKey(identity.tokenId),
+    endedKey(identity.userId),
   ]);
   return (
     identity.issuedAt <

@@ -76,6 +76,12 @@ export interface ProxyStore {
    * (Redis restarted empty, another Redis) and tokens and event ids from before can be told apart.
    */
   generation?(): Promise<string>;
+  /**
+   * `getMany(keys)` and `generation()` together, in one round trip (Redis: one `MGET`; the record
+   * is made only when it is missing). Every member request asks both; a store without it (one in
+   * memory, where each costs no round trip) is asked them side by side.
+   */
+  getManyAndGeneration?(keys: readonly string[]): Promise<[(string | undefined)[], string]>;
 }
 
 interface Entry {

@@ -6,6 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Redis } from 'ioredis';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
 import { MemoryStore, type ProxyStore } from '../../src/proxy/store.js';
 import { startRedis, type TestRedis } from '../../scripts/redis-server.js';
@@ -314,6 +315,45 @@ describe('with Redis', () => {
     () => new RedisProxyStore({ url: redis.url, prefix: `contract-${++round}:` }),
     { dispose: (store) => (store as RedisProxyStore).close(), realTime: true },
   );
+
+  it('getManyAndGeneration reads the keys and the generation in one call, as getMany and generation give them', async () => {
+    const store = new RedisProxyStore({ url: redis.url, prefix: 'one-call:' });
+    try {
+      // The first call on a Redis may be this one: it makes the generation as `generation()` would.
+      const [none, made] = await store.getManyAndGeneration(['a']);
+      assert.deepEqual(none, [undefined]);
+      assert.match(made, /^[a-z0-9]+:\d+$/);
+      assert.equal(made, await store.generation(), 'made once, and kept');
+      await store.set('a', '1', 60_000);
+      await store.set('b', '', 60_000);
+      const [values, generation] = await store.getManyAndGeneration(['a', 'missing', 'b']);
+      assert.deepEqual(values, ['1', undefined, '']);
+      assert.deepEqual(values, await store.getMany(['a', 'missing', 'b']));
+      assert.equal(generation, made);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('getManyAndGeneration on a Redis that lost its data: a new generation at once, the same for every instance', async () => {
+    const one = new RedisProxyStore({ url: redis.url, prefix: 'lost-data:' });
+    const other = new RedisProxyStore({ url: redis.url, prefix: 'lost-data:' });
+    const flusher = new Redis(redis.url);
+    try {
+      await one.set('revoked', '1', 60_000);
+      const [[revoked], before] = await one.getManyAndGeneration(['revoked']);
+      assert.equal(revoked, '1');
+      assert.equal(before, await other.generation(), 'one generation for both instances');
+      await flusher.flushall();
+      const [[gone], after] = await one.getManyAndGeneration(['revoked']);
+      assert.equal(gone, undefined);
+      assert.notEqual(after, before, 'the data was lost: a new generation');
+      assert.equal((await other.getManyAndGeneration([]))[1], after, 'the other instance reads the same one');
+    } finally {
+      flusher.disconnect();
+      await Promise.all([one.close(), other.close()]);
+    }
+  });
 
   it('subscribed() resolves once another instance’s publish is heard', async () => {
     // Two instances sharing one Redis: one listens, the other publishes the moment it may.

@@ -457,6 +457,28 @@ describe('S6: limits', () => {
     assert.equal(noor.status, 200);
   });
 
+  it('a token whose session ended is refused with 401, never 429, and its requests count against its member’s limit', async () => {
+    const limited = await proxyWith({ limits: { perMemberPerMinute: 5 } });
+    const ended = await limited.session('alex');
+    await awayFromMinuteBoundary();
+    // Signing out is the member's first request of the minute.
+    assert.equal((await limited.call('DELETE', '/session', { token: ended })).status, 204);
+    const since = limited.mark();
+    for (let i = 0; i < 4; i++) {
+      const refused = await limited.call('GET', `/user/${ALEX}/case-history`, { token: ended });
+      assert.equal(refused.status, 401, `call ${i + 1}: ${refused.text}`);
+      assert.equal(refused.body.code, 'session_expired');
+    }
+    assert.deepEqual(limited.upstreamCalls(since), []);
+    // Five requests of alex's so far: a new session's first read is the sixth.
+    const fresh = await limited.session('alex');
+    const over = await limited.call('GET', `/user/${ALEX}/case-history`, { token: fresh });
+    assert.equal(over.status, 429, over.text);
+    // Still refused as ended, not as limited: what the browser must do is sign in again.
+    const stillEnded = await limited.call('GET', `/user/${ALEX}/case-history`, { token: ended });
+    assert.equal(stillEnded.status, 401, stillEnded.text);
+  });
+
   it('per-address rate limit on requests that are not a member’s → 429 with Retry-After, zero upstream calls once refused; members and sign-ins behind the address go on', async () => {
     const limited = await proxyWith({
       limits: { perAddressPerMinute: 3 },
