@@ -79,29 +79,35 @@ export class MemberMemory {
     consultations: readonly RememberedRecord[],
   ): Promise<Map<string, ConsultationMemory>> {
     const remembered = new Map<string, ConsultationMemory>();
-    const slots = consultations.map(({ questions }) =>
-      Math.min(questions?.length ?? MAX_QUESTIONS_PER_CONSULTATION, MAX_QUESTIONS_PER_CONSULTATION),
-    );
-    // Three facts per question, side by side: its time, its answer's time, its read mark.
-    const keys = consultations.flatMap(({ consultationId: id }, n) =>
-      SLOTS.slice(0, slots[n]).flatMap((i) => [
-        questionKey(userId, id, i),
-        answerKey(userId, id, i),
-        seenKey(userId, id, i + 1),
-      ]),
-    );
+    // Three facts per question, side by side: its time, its answer's time, its read mark. A long
+    // history asks for thousands, so they are gathered in plain loops, with no array per record.
+    const keys: string[] = [];
+    const slots = consultations.map(({ consultationId: id, questions }) => {
+      const count = Math.min(
+        questions?.length ?? MAX_QUESTIONS_PER_CONSULTATION,
+        MAX_QUESTIONS_PER_CONSULTATION,
+      );
+      for (let i = 0; i < count; i++) {
+        keys.push(questionKey(userId, id, i), answerKey(userId, id, i), seenKey(userId, id, i + 1));
+      }
+      return count;
+    });
     if (keys.length === 0) return remembered;
     const values = await this.#store.getMany(keys);
     let at = 0;
     consultations.forEach(({ consultationId }, n) => {
-      const facts = values.slice(at, (at += 3 * (slots[n] as number)));
-      if (facts.every((value) => value === undefined)) return;
+      const start = at;
+      const count = slots[n] as number;
+      at += 3 * count;
+      let known = false;
+      for (let j = start; j < at; j++) known ||= values[j] !== undefined;
+      if (!known) return;
       // One entry per possible question, as the elements read them.
-      const times = (kind: number) => SLOTS.map((i) => facts[3 * i + kind] ?? null);
+      const fact = (i: number, kind: number) => (i < count ? (values[start + 3 * i + kind] ?? null) : null);
       remembered.set(consultationId, {
-        times: { questions: times(0), answers: times(1) },
+        times: { questions: SLOTS.map((i) => fact(i, 0)), answers: SLOTS.map((i) => fact(i, 1)) },
         // The highest count marked: a lower one's key may have lapsed first, being written first.
-        seenAnswers: SLOTS.reduce((count, i) => (facts[3 * i + 2] === undefined ? count : i + 1), 0),
+        seenAnswers: SLOTS.reduce((seen, i) => (fact(i, 2) === null ? seen : i + 1), 0),
       });
     });
     return remembered;

@@ -370,6 +370,7 @@ describe('what the proxy reads of its memory for a list', () => {
     await memory.questionSent('usr_a', 'cns_one', 0);
     await memory.questionSent('usr_a', 'cns_two', 1);
     await memory.answerArrived('usr_a', 'cns_two', 1);
+    await memory.seen('usr_a', 'cns_two', 2);
     asked.length = 0;
     const facts = await memory.of('usr_a', [
       { consultationId: 'cns_one', questions: [{}] },
@@ -387,6 +388,10 @@ describe('what the proxy reads of its memory for a list', () => {
     assert.ok(two.questions[1]);
     assert.ok(two.answers[1]);
     assert.equal(two.answers.length, 3);
+    assert.equal(two.answers[0], null);
+    // Each consultation's read mark from its own keys, wherever it stands in the list.
+    assert.equal(facts.get('cns_two')?.seenAnswers, 2);
+    assert.equal(facts.get('cns_one')?.seenAnswers, 0);
     assert.equal(facts.has('cns_none'), false);
     // Without its questions, a consultation's every slot is read.
     asked.length = 0;
