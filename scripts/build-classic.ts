@@ -44,6 +44,22 @@ const markdownFromItsOwnFile: Plugin = {
   },
 };
 
+/**
+ * In the classic file, the code the script-tag build loads as chunks once it is needed (the form's
+ * thread, the live stream's parser) is there from the start: `src/classic/` has a module of the same
+ * name for each, which answers it at once.
+ */
+const UP_FRONT = /\/(load-thread|load-stream-parser)\.js$/;
+const loadedUpFront: Plugin = {
+  name: 'consult-classic-up-front',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    const name = UP_FRONT.exec(source)?.[1];
+    if (name && !importer?.includes('/src/classic/')) return `${root}src/classic/${name}.ts`;
+    return undefined;
+  },
+};
+
 /** The entry of one language's classic script. */
 const languageEntry = (code: string): Plugin => ({
   name: 'consult-classic-language-entry',
@@ -89,7 +105,7 @@ export async function buildClassic(outDir = DEFAULT_OUT_DIR): Promise<void> {
     outDir,
     'src/classic/classic.ts',
     'consult-elements.classic.js',
-    [languagesFromTheirOwnFiles, markdownFromItsOwnFile, minifyTemplates()],
+    [languagesFromTheirOwnFiles, markdownFromItsOwnFile, loadedUpFront, minifyTemplates()],
     'ConsultElements',
   );
   await classic(

@@ -30,15 +30,13 @@ export function chunkGraph(chunks: readonly ChunkInfo[], entry: string): Record<
     into.add(file);
     for (const next of byFile.get(file)?.imports ?? []) closure(next, into);
   };
+  const isElement = (tag: string) => (id: string) =>
+    id.replaceAll('\\', '/').endsWith(`/src/elements/${tag}/${tag}.ts`);
+  // Its own chunk, or the chunk it shares with others (a group of vite.config.ts).
   const chunkOf = (tag: string) =>
-    chunks.find((chunk) =>
-      chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(`/src/elements/${tag}/${tag}.ts`),
-    );
+    chunks.find((chunk) => chunk.fileName !== entry && chunk.moduleIds?.some(isElement(tag)));
   // The elements the loader carries itself (vite.config.ts) need no chunk.
-  const inEntry = (tag: string) =>
-    byFile
-      .get(entry)
-      ?.moduleIds?.some((id) => id.replaceAll('\\', '/').endsWith(`/src/elements/${tag}/${tag}.ts`));
+  const inEntry = (tag: string) => byFile.get(entry)?.moduleIds?.some(isElement(tag));
   const graph: Record<string, string[]> = {};
   for (const { tag } of ELEMENTS) {
     const files = new Set<string>();

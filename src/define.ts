@@ -114,12 +114,21 @@ let shared: Promise<unknown> | undefined;
 const loadShared = () => (shared ??= import('./elements/shared/styles.js').catch(() => (shared = undefined)));
 
 /**
- * Loads the elements behind `tags` and registers each (once), all in the same moment once all of
- * their code is here: the page then renders them in one frame, not one frame (with its style and
- * layout) per element as each chunk arrives. One that fails to load does not hold up the others.
+ * Loads the elements behind `tags` and registers each (once). Those whose code the loader carries
+ * (the session, the form and the thread) are registered at once; those in chunks of their own, all
+ * in the same moment once all of their code is here: the page then renders them in one frame, not
+ * one frame (with its style and layout) per element as each chunk arrives, and a form never waits
+ * for a list's chunk. One that fails to load does not hold up the others.
  */
 function loadTogether(tags: readonly string[]): void {
   const fresh = tags.filter((name) => Object.hasOwn(ELEMENTS, name) && !started.has(name));
+  const carried = fresh.filter((name) => !chunksOf(name).length);
+  for (const group of [carried, fresh.filter((name) => !carried.includes(name))]) {
+    if (group.length) registerTogether(group);
+  }
+}
+
+function registerTogether(fresh: readonly string[]): void {
   const classes = fresh.map((name) => {
     // Everything it needs is fetched beside its own code, not after it; each file asked for once
     // (an import() costs the page's main thread even for a file already on its way).

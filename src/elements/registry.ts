@@ -34,10 +34,11 @@ export type ElementClassName = (typeof ELEMENTS)[number]['className'];
 /**
  * Elements another element shows inside itself (its `static dependencies`), whose code it needs
  * before it can render them: the loader fetches them beside it, and the build counts them in its
- * chunk graph (scripts/chunk-graph.ts).
+ * chunk graph (scripts/chunk-graph.ts). The question form shows a thread too, only once a question
+ * is sent: it asks for the thread's code itself as it is registered
+ * (src/elements/consult-form/load-thread.ts), and waits for none of it to be typed in.
  */
 export const SHOWN_INSIDE: Readonly<Record<string, readonly ElementTag[]>> = {
-  'consult-form': ['consult-thread'],
   'case-history': ['consult-thread'],
 };
 

@@ -4,8 +4,9 @@
  * client's jittered exponential backoff, asking the proxy to replay what it missed
  * (`Last-Event-ID`). The session owns one and opens it while anyone listens.
  */
-import { createParser } from 'eventsource-parser';
+import type { createParser as CreateParser } from 'eventsource-parser';
 import { backoffDelay } from '../client/retry.js';
+import { loadStreamParser } from './load-stream-parser.js';
 
 export interface EventStreamOptions {
   /** The stream's URL. */
@@ -64,7 +65,8 @@ export class EventStream {
     let opened = false;
     while (!stopped.aborted) {
       try {
-        const token = await this.#options.token();
+        // The parser's chunk is fetched beside the token (on a page's first stream, its sign-in).
+        const [token, { createParser }] = await Promise.all([this.#options.token(), loadStreamParser()]);
         stopped.throwIfAborted();
         const lastEventId = this.#lastEventId;
         const url = this.#options.url();
@@ -89,7 +91,7 @@ export class EventStream {
         opened = true;
         const silent = setTimeout(() => this.#options.onSilent?.(url), this.#options.silentAfterMs ?? 5000);
         try {
-          await this.#read(response.body, stopped, () => {
+          await this.#read(createParser, response.body, stopped, () => {
             clearTimeout(silent);
             this.#options.onLive(true);
             // Back after a drop with nothing to replay from: what happened meanwhile is unknown.
@@ -110,7 +112,12 @@ export class EventStream {
   }
 
   /** Reads the stream to its end; `heard` is called once, at its first bytes. */
-  async #read(body: ReadableStream<Uint8Array>, stopped: AbortSignal, heard: () => void): Promise<void> {
+  async #read(
+    createParser: typeof CreateParser,
+    body: ReadableStream<Uint8Array>,
+    stopped: AbortSignal,
+    heard: () => void,
+  ): Promise<void> {
     const pending: (Promise<void> | void)[] = [];
     let silent = true;
     const parser = createParser({

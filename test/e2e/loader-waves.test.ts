@@ -1,10 +1,12 @@
 /**
- * End to end: the script-tag loader carries the messaging elements, and asks for the whole chunk
- * graph of any other element at once. The built files are served each 300 ms late, like a far-away
- * server, and a page with `<consult-form>` inside `<consult-session>` loads in Chromium: it is
- * typeable after two round trips, the HTML counted (HTML → loader), as with the classic script
- * (HTML → script). Sign-in starts as the loader runs and typing never waits for it; a thread shows
- * its answer three round trips after the HTML (loader → sign-in → the read); the first frame makes
+ * End to end: the script-tag loader carries the session, the question form and the thread, and asks
+ * for the whole chunk graph of any other element at once. The built files are served each 300 ms
+ * late, like a far-away server, and a page with `<consult-form>` inside `<consult-session>` loads in
+ * Chromium: it is typeable after two round trips, the HTML counted (HTML → loader), as with the
+ * classic script (HTML → script), and still on a page that also shows the list and the navigator,
+ * whose chunks come beside sign-in. Sign-in starts as the loader runs and typing never waits for it;
+ * a thread shows its answer, and the list its rows, three round trips after the HTML (loader →
+ * sign-in and the list's chunk → the read); the first frame makes
  * none of the browser's Intl formatters (the first one loads ICU data: a long task before the box
  * paints), while a list's or a thread's page loads the date data as it waits for sign-in; a page
  * with the plan's and prescriptions' elements asks for their chunks in one wave.
@@ -36,6 +38,11 @@ const PLAN_PAGE = PAGE.replace(
 );
 /** The member's consultations, on a page of their own. */
 const HISTORY_PAGE = PAGE.replace('<consult-form></consult-form>', '<case-history></case-history>');
+/** The question form beside the list and the navigator, whose code is in chunks of their own. */
+const MIXED_PAGE = PAGE.replace(
+  '<consult-form></consult-form>',
+  '<consult-form></consult-form><case-history></case-history><navigator-chat></navigator-chat>',
+);
 /** A consultation with an answer, shown on a page of its own. */
 const ANSWER = 'Rest well and drink water.';
 let answeredId = '';
@@ -57,6 +64,7 @@ describe('the script-tag loader', () => {
         '/plan': PLAN_PAGE,
         '/answer': ANSWER_PAGE,
         '/history': HISTORY_PAGE,
+        '/mixed': MIXED_PAGE,
       },
       { assetDelayMs: DELAY_MS, classic: true },
     );
@@ -86,13 +94,41 @@ describe('the script-tag loader', () => {
 
   const LOADER = '/assets/consult-elements.js';
 
-  it('needs nothing but the loader for the messaging elements', async () => {
+  it('needs nothing but the loader for the question form, and asks for its thread’s chunk once the box is there', async () => {
     const page = await browser.newPage();
     const { asked } = watchAssets(page);
+    // In the page's own clock, checked at every frame from its start: when the box was first there.
+    await page.addInitScript(`requestAnimationFrame(function check() {
+      const box = document.querySelector('consult-form')?.shadowRoot?.querySelector('textarea');
+      if (box && box.getBoundingClientRect().height > 0) window.__typeableAt = performance.now();
+      else requestAnimationFrame(check);
+    })`);
     await page.goto(`${portal.url}/ask`);
-    await page.locator('consult-form textarea').first().waitFor({ timeout: 20_000 });
+    const typeableAt = await page.waitForFunction(
+      () => (window as unknown as { __typeableAt?: number }).__typeableAt,
+      null,
+      { timeout: 20_000 },
+    );
+    const at = (await typeableAt.jsonValue()) as number;
+    // The thread's chunk, for the thread the form shows once a question is sent, comes at idle.
+    const messaging = await page.waitForFunction(
+      () =>
+        performance
+          .getEntriesByType('resource')
+          .find((entry) => /\/assets\/chunks\/messaging-/.test(entry.name))?.startTime,
+      null,
+      { timeout: 20_000 },
+    );
+    const askedAt = (await messaging.jsonValue()) as number;
+    assert.ok(
+      askedAt >= at,
+      `the thread's chunk was asked for at ${askedAt} ms, the box was there at ${at} ms`,
+    );
     // The markdown renderer and the console's words wait too.
-    assert.deepEqual([...asked.keys()], [LOADER]);
+    assert.deepEqual(
+      [...asked.keys()].filter((path) => !path.startsWith('/assets/chunks/messaging-')),
+      [LOADER],
+    );
     await page.close();
   });
 
@@ -108,7 +144,10 @@ describe('the script-tag loader', () => {
       null,
       { timeout: 20_000 },
     );
-    const chunks = [...asked.keys()].filter((path) => path !== LOADER);
+    // The form's thread comes at idle, after its first render: not part of the wave.
+    const chunks = [...asked.keys()].filter(
+      (path) => path !== LOADER && !path.startsWith('/assets/chunks/messaging-'),
+    );
     for (const name of ['consult-access', 'prescription-request']) {
       assert.ok(
         chunks.some((path) => path.startsWith(`/assets/chunks/${name}-`)),
@@ -157,6 +196,78 @@ describe('the script-tag loader', () => {
     );
     const classic = await roundTripsToTypeable('/ask-classic');
     assert.equal(classic.roundTrips, 2, `classic script: ${JSON.stringify(classic.files)}`);
+  });
+
+  it('shows a question sent before its thread’s code is here as sent, and the thread as soon as the code arrives', async () => {
+    const page = await browser.newPage();
+    // The chunk with the thread is held until the question is sent.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/chunks/messaging-*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${portal.url}/ask`);
+    const form = page.locator('consult-form');
+    await form.locator('textarea').first().fill('A rash on my arm since Tuesday, held back');
+    const submit = form.locator('[part~="submit-button"]');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('consult-form')
+          ?.shadowRoot?.querySelector('[part~=submit-button]')
+          ?.getAttribute('aria-disabled') === 'false',
+      null,
+      { timeout: 20_000 },
+    );
+    await submit.click();
+    await form.locator('#sent').waitFor({ timeout: 20_000 });
+    assert.equal(await form.locator('consult-thread').count(), 0, 'no thread without its code');
+    release();
+    await form
+      .locator('consult-thread')
+      .getByText('A rash on my arm since Tuesday, held back')
+      .first()
+      .waitFor({ timeout: 20_000 });
+    await page.close();
+  });
+
+  it('is typeable after two round trips beside the list and the navigator: the form never waits for their chunks', async () => {
+    const mixed = await roundTripsToTypeable('/mixed');
+    assert.equal(mixed.roundTrips, 2, JSON.stringify(mixed.files));
+    assert.deepEqual(
+      mixed.files.map((file) => file.path),
+      ['/mixed', '/assets/consult-elements.js'],
+      'the HTML, then the loader alone',
+    );
+  });
+
+  it('asks for the list’s chunk beside sign-in, and shows its rows three round trips after the HTML', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${portal.url}/history`);
+    const counted = await page.waitForFunction(
+      `(() => {
+        if (!document.querySelector('case-history')?.shadowRoot?.querySelector('[part~=item]')) return undefined;
+        return ${ROUND_TRIPS_WITH_API_IN_PAGE};
+      })()`,
+      null,
+      { polling: 'raf', timeout: 20_000 },
+    );
+    const { files, roundTrips } = (await counted.jsonValue()) as RoundTrips;
+    const waveOf = (pattern: RegExp) => files.find(({ path }) => pattern.test(path))?.wave;
+    assert.deepEqual(
+      {
+        loader: waveOf(/^\/assets\/consult-elements\.js$/),
+        list: waveOf(/^\/assets\/chunks\/messaging-/),
+        signIn: waveOf(/^\/consult\/session$/),
+        read: waveOf(/^\/consult\/user\/[^/]+\/case-history$/),
+      },
+      { loader: 2, list: 3, signIn: 3, read: 4 },
+      JSON.stringify(files),
+    );
+    // The HTML counted: four in all.
+    assert.equal(roundTrips, 4, JSON.stringify(files));
+    await page.close();
   });
 
   it('starts sign-in as the loader arrives, and the member can type while it is still on its way', async () => {
@@ -291,13 +402,15 @@ describe('the script-tag loader', () => {
     });
   }
 
-  it('registers the elements found together in one moment: the page draws them in one frame', async () => {
+  it('registers the elements found together in one moment: the page draws them in one frame, and the form waits for no chunk', async () => {
     const page = await browser.newPage();
-    // One chunk of the wave comes late; the elements wait for it together, none is drawn alone.
+    // One chunk of the wave comes late; the elements in chunks wait for it together, none is drawn
+    // alone, while those the loader carries are drawn at once.
     await page.route('**/assets/chunks/consult-access-*.js', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 600));
       await route.continue();
     });
+    const TAGS = ['consult-session', 'consult-form', 'consult-access', 'prescription-request'];
     // Plain script: the frames counted from the page's start, and the frame each element was defined in.
     await page.addInitScript(`
       let frame = 0;
@@ -306,20 +419,24 @@ describe('the script-tag loader', () => {
         requestAnimationFrame(count);
       });
       window.__definedInFrame = {};
-      for (const tag of ['consult-session', 'consult-form', 'consult-access'])
+      for (const tag of ${JSON.stringify(TAGS)})
         customElements.whenDefined(tag).then(() => (window.__definedInFrame[tag] = frame));
     `);
     await page.goto(`${portal.url}/plan`);
     await page.locator('consult-form textarea').first().waitFor({ timeout: 20_000 });
+    const typeable = await page.evaluate(() => customElements.get('consult-access') === undefined);
+    assert.ok(typeable, 'the form is typeable while the late chunk is on its way');
     await page.waitForFunction(() => customElements.get('consult-access') !== undefined);
     const defined = await page.evaluate(
       () => (window as unknown as { __definedInFrame: Record<string, number> }).__definedInFrame,
     );
-    for (const tag of ['consult-session', 'consult-form', 'consult-access']) {
-      assert.ok(defined[tag] !== undefined, `${tag}: ${JSON.stringify(defined)}`);
-    }
+    for (const tag of TAGS) assert.ok(defined[tag] !== undefined, `${tag}: ${JSON.stringify(defined)}`);
     assert.equal(defined['consult-session'], defined['consult-form'], 'defined in the same frame');
-    assert.equal(defined['consult-session'], defined['consult-access'], 'defined in the same frame');
+    assert.equal(defined['consult-access'], defined['prescription-request'], 'defined in the same frame');
+    assert.ok(
+      (defined['consult-access'] ?? 0) > (defined['consult-form'] ?? 0),
+      `the form first: ${JSON.stringify(defined)}`,
+    );
     await page.close();
   });
 

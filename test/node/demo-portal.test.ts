@@ -78,7 +78,7 @@ describe('the demo portal serves what partners serve', () => {
     const code = await loader.text(); // fetch decodes it
     const chunk = /chunks\/[\w.-]+\.js/.exec(code)?.[0];
     assert.ok(chunk, 'the loader names its chunks');
-    // Minified, with the messaging elements and the English strings it carries: one line, no
+    // Minified, with the form, the session and the English strings it carries: one line, no
     // indented source, and a fraction of the sources' size.
     assert.ok(code.trim().split('\n').length <= 2, 'the loader is the built, minified one');
     assert.doesNotMatch(code, /^\s{2,}\S/m, 'no indented source');

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import {
+  addEnglish,
   isLoaded,
   LANGUAGES,
   loadLanguage,
@@ -16,6 +17,8 @@ import {
 import ar from '../../src/elements/translations/ar.js';
 import de from '../../src/elements/translations/de.js';
 import en from '../../src/elements/translations/en.js';
+import { history } from '../../src/elements/translations/en-history.js';
+import { thread } from '../../src/elements/translations/en-thread.js';
 import es from '../../src/elements/translations/es.js';
 import fr from '../../src/elements/translations/fr.js';
 import nl from '../../src/elements/translations/nl.js';
@@ -146,6 +149,8 @@ describe('translate()', () => {
   });
 
   it('formats numbers in the language, digits included when the locale asks for them', () => {
+    // The list's and the thread's English, as their code registers it when it runs.
+    addEnglish({ history, thread });
     assert.equal(translate('en', 'history', 'showMore', { count: 1050 }), 'Show more (1,050 left)');
     assert.equal(translate('de', 'history', 'showMore', { count: 1050 }), 'Mehr anzeigen (noch 1.050)');
     assert.equal(translate('ar-u-nu-arab', 'thread', 'used', { used: 2, max: 3 }), 'تم استخدام ٢ من ٣ أسئلة');

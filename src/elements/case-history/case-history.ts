@@ -6,7 +6,7 @@ import { errorNotice } from '../shared/error-notice.js';
 import { prepareTimes } from '../shared/message-time.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
-import { LocalizeController } from '../shared/localize.js';
+import { addEnglish, LocalizeController } from '../shared/localize.js';
 import { statusStyles } from '../shared/status.js';
 import { PlaceController } from '../shared/place.js';
 import { NearEndController } from './near-end.js';
@@ -15,6 +15,10 @@ import { loadingRows } from './row.js';
 import { consultationList, rowForKey } from './list.js';
 import { forgetOpen, openBeforeReload, rememberOpen } from './reopen.js';
 import { styles } from './case-history.styles.js';
+import { history } from '../translations/en-history.js';
+
+// This element's English comes with its code, not with the loader.
+addEnglish({ history });
 
 /**
  * @tagname case-history

@@ -1,19 +1,47 @@
 import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
-import { ConsultThread } from '../consult-thread/consult-thread.js';
+import type { ConsultThread } from '../consult-thread/consult-thread.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import { PushOfferController, pushOfferStyles } from '../shared/push-offer.js';
+import { isRegistered } from '../shared/registration.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 import { formPlacement } from './form-placement.js';
+import { loadThread } from './load-thread.js';
 import { configureThread, loadError, questionForm, refusalNotice, sentHere } from './form-view.js';
 import { questionField } from './question-field.js';
 import { QuestionSend } from './question-send.js';
 import { questionError, type Question } from './questions.js';
 import { QuestionsDraft } from './questions-draft.js';
+
+/** The thread's class, once its code is here. */
+let threadClass: typeof ConsultThread | undefined;
+let threadLoading: Promise<typeof ConsultThread> | undefined;
+
+/** Runs `run` when the page is next idle (within 2 s); half a second on, where browsers cannot tell. */
+const whenIdle = (run: () => void): void => {
+  if ('requestIdleCallback' in globalThis) requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 500);
+};
+
+/** Loads the thread's code once, and registers it unless the page already has. */
+function whenThreadLoaded(
+  registry: CustomElementRegistry | undefined = globalThis.customElements,
+): Promise<typeof ConsultThread> {
+  return (threadLoading ??= loadThread().then(
+    (thread) => {
+      if (registry && !isRegistered(thread)) thread.define('consult-thread', registry);
+      return (threadClass = thread);
+    },
+    (error: unknown) => {
+      threadLoading = undefined;
+      throw error;
+    },
+  ));
+}
 
 /**
  * @tagname consult-form
@@ -50,7 +78,21 @@ import { QuestionsDraft } from './questions-draft.js';
  */
 export class ConsultForm extends SessionElement {
   static override styles = [...SessionElement.styles, pushOfferStyles, styles];
-  static override dependencies = { 'consult-thread': ConsultThread };
+
+  /**
+   * Registers the form as `name`, and asks for its thread's code (registered as `consult-thread`
+   * unless the page registered the class already) once the page is idle: a chunk apart in the
+   * script-tag build, here long before a member has sent a question, and never read in the moments
+   * the form first renders.
+   */
+  static override define(
+    name: string,
+    registry: CustomElementRegistry | undefined = globalThis.customElements,
+  ): CustomElementConstructor {
+    const defined = super.define(name, registry);
+    if (registry) whenIdle(() => whenThreadLoaded(registry).catch(() => undefined));
+    return defined;
+  }
 
   /** True while the questions are being sent; the submit button is disabled meanwhile. */
   @property({ type: Boolean, reflect: true }) busy = false;
@@ -273,10 +315,20 @@ export class ConsultForm extends SessionElement {
     </div>`;
   }
 
-  /** The new consultation's thread, under the name ConsultThread is registered as (see `dependencies`). */
-  #renderThread(consultationId: string): ConsultThread {
+  /**
+   * The new consultation's thread, under the name ConsultThread is registered as; none until its
+   * code is here (it was asked for when the form was registered, and is again if that failed).
+   */
+  #renderThread(consultationId: string): ConsultThread | undefined {
+    if (!threadClass) {
+      whenThreadLoaded().then(
+        () => this.requestUpdate(),
+        () => undefined,
+      );
+      return undefined;
+    }
     if (this.#view.thread?.consultationId !== consultationId) {
-      this.#view.thread = ConsultForm.createDependency<ConsultThread>(ConsultThread, 'consult-thread');
+      this.#view.thread = ConsultForm.createDependency<ConsultThread>(threadClass, 'consult-thread');
       this.answered = false;
       this.#view.thread.addEventListener('consult-answered', () => (this.answered = true));
     }

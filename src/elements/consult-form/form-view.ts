@@ -123,7 +123,7 @@ export function refusalNotice(
  */
 export function sentHere(
   localize: LocalizeController<'form'>,
-  { answered, thread, onAskAnother }: { answered: boolean; thread: HTMLElement; onAskAnother(): void },
+  { answered, thread, onAskAnother }: { answered: boolean; thread?: HTMLElement; onAskAnother(): void },
 ): TemplateResult {
   return html`${
       answered

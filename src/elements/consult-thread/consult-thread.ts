@@ -15,12 +15,16 @@ import { ConsultationReading } from './reading.js';
 import { endingOf, followup, type Ending } from './followup.js';
 import { handedOver } from './handed-over.js';
 import { FollowupDraft } from './followup-draft.js';
-import { LocalizeController, translate } from '../shared/localize.js';
+import { addEnglish, LocalizeController, translate } from '../shared/localize.js';
 import { prepareTimes } from '../shared/message-time.js';
 import { prefetchMarkdownWhenIdle } from '../shared/markdown.js';
 import { statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
+import { thread } from '../translations/en-thread.js';
 import { PushOfferController, pushOfferStyles } from '../shared/push-offer.js';
+
+// This element's English comes with its code, not with the loader.
+addEnglish({ thread });
 
 type SendProblem = 'empty' | 'failed' | 'limit' | 'closed';
 

@@ -3,11 +3,12 @@ import { property, state } from 'lit/decorators.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { NavigatorHandoffEvent } from '../shared/events.js';
-import { LocalizeController, translate } from '../shared/localize.js';
+import { addEnglish, LocalizeController, translate } from '../shared/localize.js';
 import { waitingToSend } from '../shared/send-label.js';
 import type { ChatMessage, Conversation } from '../../session/conversation.js';
 import type { Eligibility, SessionManager } from '../../session/session.js';
 import { styles } from './navigator-chat.styles.js';
+import { navigator } from '../translations/en-navigator.js';
 import { chatMessage } from './message.js';
 import { composer, composerProblem, MAX_LENGTH, welcome, type ComposerError } from './composer.js';
 import { chatLog } from './log.js';
@@ -15,6 +16,9 @@ import { ChatDelivery } from './delivery.js';
 import { chatStatus, statusNotice } from './chat-status.js';
 import { ChatDraft } from './chat-draft.js';
 import { ClockController } from '../shared/clock.js';
+
+// This element's English comes with its code, not with the loader.
+addEnglish({ navigator });
 
 export { hasPhysicalKeyboard } from './composer.js';
 

@@ -25,6 +25,9 @@ if (typeof document !== 'undefined' && !document.documentElement.hasAttribute('d
 /** The name each class was registered under first: how elements find the tags of their dependencies. */
 const registeredNames = new WeakMap<CustomElementConstructor, string>();
 
+/** Whether an element class is registered under a name already. */
+export const isRegistered = (element: CustomElementConstructor): boolean => registeredNames.has(element);
+
 /** The tag an element class is registered under, for rendering it; its default name otherwise. */
 export const tagOf = (element: CustomElementConstructor, fallback: string): string =>
   registeredNames.get(element) ?? fallback;

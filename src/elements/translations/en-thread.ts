@@ -1,0 +1,53 @@
+/**
+ * The English of `<consult-thread>`, in its own chunk: a page without a thread does not load these
+ * words. Part of the English translation (`./en.ts`).
+ */
+export const thread = {
+  loading: 'Loading the consultation…',
+  notFound:
+    'This consultation could not be found: it may belong to another account, or the link may be wrong. Go back to your consultations to choose another.',
+  loadFailed: 'We could not load this consultation.',
+  retry: 'Try again',
+  none: 'No consultation is selected.',
+  thread: 'Questions and answers',
+  yourQuestion: 'Your question',
+  followupQuestion: 'Your follow-up question',
+  answer: 'Answer',
+  credentials: 'Specialties and licences',
+  specialties: 'Specialties',
+  notAnswered: 'This question was not answered.',
+  licence: 'Licence {number} ({countries})',
+  profile: 'Profile of {name}',
+  attachments: 'Attachments',
+  attachmentsLeftOut: {
+    one: 'One attachment was left out because its link is not secure.',
+    other: '{count} attachments were left out because their links are not secure.',
+  },
+  followupLabel: 'Ask a follow-up question',
+  used: '{used} of {max} questions used',
+  send: 'Send question',
+  sending: 'Sending…',
+  emptyQuestion: 'Please write your question before sending it.',
+  sendFailed: 'Your question could not be sent. Please try again; your text is kept.',
+  sent: 'Your question was sent',
+  waiting: 'Waiting for a professional to take your question',
+  reviewing: 'A professional is reviewing your question',
+  reviewingBy: '{name}, {title}, is reviewing your question',
+  reviewingByName: '{name} is reviewing your question',
+  answeredBy: '{name}, {title}, answered',
+  answeredByName: '{name} answered',
+  answered: 'Your question was answered',
+  progress: 'Progress',
+  stepSent: 'Sent',
+  stepReviewing: 'Being reviewed',
+  stepAnswered: 'Answered',
+  replyTime: {
+    one: 'Most questions are answered within an hour.',
+    other: 'Most questions are answered within {count} hours.',
+  },
+  limitReached: 'You have asked all {max} questions of this consultation.',
+  closedReason: 'This consultation is closed.',
+  canceledReason: 'This consultation was canceled.',
+  startNew: 'Start a new consultation',
+  unsent: 'Your unsent question goes with you into a new consultation',
+} as const;
