@@ -30,7 +30,12 @@ const ON_DEMAND =
 
 export default defineConfig({
   publicDir: false,
-  plugins: [minifyTemplates(), chunkGraphPlugin(), minifyAgain({ module: true })],
+  plugins: [
+    minifyTemplates(),
+    chunkGraphPlugin(),
+    // The loader runs as the page loads: its functions are compiled as it streams in.
+    minifyAgain({ module: true, runsOnLoad: (fileName) => fileName === 'consult-elements.js' }),
+  ],
   build: {
     outDir: 'dist/browser',
     emptyOutDir: true,

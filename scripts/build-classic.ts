@@ -87,7 +87,11 @@ async function classic(
     root,
     logLevel: 'warn',
     publicDir: false,
-    plugins: [...plugins, minifyAgain({ module: false })],
+    plugins: [
+      ...plugins,
+      // The main file runs as the page loads: its functions are compiled as it streams in.
+      minifyAgain({ module: false, runsOnLoad: (name) => name === 'consult-elements.classic.js' }),
+    ],
     build: {
       outDir,
       emptyOutDir: false,
