@@ -15,7 +15,7 @@ import { minifyAgain, minifyTemplates } from './scripts/minify-templates.js';
  * live stream's parser. One chunk, not three: a page showing one of them mostly shows another, and
  * one file compresses better. The loader asks for it as it finds one of their tags, beside sign-in
  * (what they show needs the member's read after sign-in anyway), and the form when the page is idle
- * after it first renders, for the thread it shows once a question is sent.
+ * after it is registered, for the thread it shows once a question is sent.
  */
 const MESSAGING =
   /[\\/]elements[\\/](case-history|consult-thread|navigator-chat)[\\/]|[\\/]shared[\\/](clock|keep-in-place|links|markdown|markdown-libraries|shorten)\.ts$|[\\/]translations[\\/](en-history|en-navigator|en-thread)\.ts$|[\\/]node_modules[\\/]eventsource-parser[\\/]/;

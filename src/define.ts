@@ -115,10 +115,11 @@ const loadShared = () => (shared ??= import('./elements/shared/styles.js').catch
 
 /**
  * Loads the elements behind `tags` and registers each (once). Those whose code the loader carries
- * (the session, the form and the thread) are registered at once; those in chunks of their own, all
- * in the same moment once all of their code is here: the page then renders them in one frame, not
- * one frame (with its style and layout) per element as each chunk arrives, and a form never waits
- * for a list's chunk. One that fails to load does not hold up the others.
+ * (the session and the form) are registered at once; those in chunks, all in the same moment once
+ * all of their code is here: the page then renders them in one frame, not one frame (with its
+ * style and layout) per element as each chunk arrives, and a form never waits for a list's chunk.
+ * (The form registers its thread itself, once the thread's code is here.) One that fails to load
+ * does not hold up the others.
  */
 function loadTogether(tags: readonly string[]): void {
   const fresh = tags.filter((name) => Object.hasOwn(ELEMENTS, name) && !started.has(name));

@@ -1,6 +1,7 @@
 /**
- * End to end: the script-tag loader carries the session, the question form and the thread, and asks
- * for the whole chunk graph of any other element at once. The built files are served each 300 ms
+ * End to end: the script-tag loader carries the session and the question form, and asks for the
+ * whole chunk graph of any other element at once; the form asks for its thread's once the page is
+ * idle, shows a question sent before it is here as sent, and says so if it cannot be loaded. The built files are served each 300 ms
  * late, like a far-away server, and a page with `<consult-form>` inside `<consult-session>` loads in
  * Chromium: it is typeable after two round trips, the HTML counted (HTML → loader), as with the
  * classic script (HTML → script), and still on a page that also shows the list and the navigator,
@@ -229,6 +230,48 @@ describe('the script-tag loader', () => {
       .getByText('A rash on my arm since Tuesday, held back')
       .first()
       .waitFor({ timeout: 20_000 });
+    await page.close();
+  });
+
+  it('says so when the thread’s code cannot be loaded, and shows the thread when trying again works', async () => {
+    const page = await browser.newPage();
+    // The chunk cannot be loaded (offline, a deploy in between) until the member tries again.
+    let failing = true;
+    await page.route('**/assets/chunks/messaging-*.js', (route) =>
+      failing ? route.abort('internetdisconnected') : route.continue(),
+    );
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    await page.goto(`${portal.url}/ask`);
+    const form = page.locator('consult-form');
+    await form.locator('textarea').first().fill('A cough that will not go away, sent while offline');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('consult-form')
+          ?.shadowRoot?.querySelector('[part~=submit-button]')
+          ?.getAttribute('aria-disabled') === 'false',
+      null,
+      { timeout: 20_000 },
+    );
+    await form.locator('[part~="submit-button"]').click();
+    await form.locator('#sent').waitFor({ timeout: 20_000 });
+    const notice = form.getByText('We could not show your question and its answer here.');
+    await notice.waitFor({ timeout: 20_000 });
+    assert.ok(
+      problems.some((text) => text.includes('could not load <consult-thread>')),
+      `the console says why: ${problems.join(' | ')}`,
+    );
+    failing = false;
+    await form.getByRole('button', { name: 'Try again' }).click();
+    await form
+      .locator('consult-thread')
+      .getByText('A cough that will not go away, sent while offline')
+      .first()
+      .waitFor({ timeout: 20_000 });
+    assert.equal(await notice.count(), 0, 'the notice is gone');
     await page.close();
   });
 

@@ -112,8 +112,10 @@ describe('the translations', () => {
 
 describe('translate()', () => {
   before(async () => {
-    // The built-in languages load as they do in the browser: by the dynamic imports of localize.ts.
+    // The built-in languages load as they do in the browser: by the dynamic imports of localize.ts;
+    // the list's and the thread's English as their code registers it when it runs.
     await Promise.all(LANGUAGES.map((code) => loadLanguage(code)));
+    addEnglish({ history, thread });
   });
 
   it('loads every built-in language in Node', () => {
@@ -149,8 +151,6 @@ describe('translate()', () => {
   });
 
   it('formats numbers in the language, digits included when the locale asks for them', () => {
-    // The list's and the thread's English, as their code registers it when it runs.
-    addEnglish({ history, thread });
     assert.equal(translate('en', 'history', 'showMore', { count: 1050 }), 'Show more (1,050 left)');
     assert.equal(translate('de', 'history', 'showMore', { count: 1050 }), 'Mehr anzeigen (noch 1.050)');
     assert.equal(translate('ar-u-nu-arab', 'thread', 'used', { used: 2, max: 3 }), 'تم استخدام ٢ من ٣ أسئلة');

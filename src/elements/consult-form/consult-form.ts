@@ -2,6 +2,7 @@ import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiError } from '../../client/errors.js';
 import type { ConsultThread } from '../consult-thread/consult-thread.js';
+import { errorNotice } from '../shared/error-notice.js';
 import { SessionElement } from '../shared/session-element.js';
 import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
@@ -90,7 +91,9 @@ export class ConsultForm extends SessionElement {
     registry: CustomElementRegistry | undefined = globalThis.customElements,
   ): CustomElementConstructor {
     const defined = super.define(name, registry);
-    if (registry) whenIdle(() => whenThreadLoaded(registry).catch(() => undefined));
+    // Only in a browser: a server renders no thread.
+    if (registry && typeof document !== 'undefined')
+      whenIdle(() => whenThreadLoaded(registry).catch(() => undefined));
     return defined;
   }
 
@@ -100,6 +103,8 @@ export class ConsultForm extends SessionElement {
   /** Empty questions are flagged only once the member tried to send. */
   @state() private triedToSend = false;
   @state() private sendError?: 'failed' | 'network';
+  /** The sent question's thread could not be loaded: a notice offers to try again. */
+  @state() private threadFailed = false;
   /** The question just sent has its answer: the "sent" notice has done its work. */
   @state() private answered = false;
   /** A refusal from the service on send, which outranks what was read on load. */
@@ -317,13 +322,21 @@ export class ConsultForm extends SessionElement {
 
   /**
    * The new consultation's thread, under the name ConsultThread is registered as; none until its
-   * code is here (it was asked for when the form was registered, and is again if that failed).
+   * code is here (it was asked for when the form was registered, and is again if that failed), and
+   * a notice with a retry if it cannot be loaded (offline, or a deploy in between).
    */
-  #renderThread(consultationId: string): ConsultThread | undefined {
+  #renderThread(consultationId: string): ConsultThread | TemplateResult | undefined {
     if (!threadClass) {
+      if (this.threadFailed)
+        return errorNotice(this.localize.t('threadFailed'), this.localize.t('retry'), () => {
+          this.threadFailed = false;
+        });
       whenThreadLoaded().then(
         () => this.requestUpdate(),
-        () => undefined,
+        (error: unknown) => {
+          console.error('consult-elements: could not load <consult-thread>', error);
+          this.threadFailed = true;
+        },
       );
       return undefined;
     }

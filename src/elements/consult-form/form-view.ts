@@ -117,13 +117,20 @@ export function refusalNotice(
   </div>`;
 }
 
+/** What the "sent" view shows: its thread (or the notice that it could not load), and whether answered. */
+interface SentHere {
+  answered: boolean;
+  thread?: HTMLElement | TemplateResult;
+  onAskAnother(): void;
+}
+
 /**
  * A question sent and shown here, where the page has no list to open it in: "Sent" until the
  * answer is there (then the answer speaks for itself), its thread, and "Ask another question".
  */
 export function sentHere(
   localize: LocalizeController<'form'>,
-  { answered, thread, onAskAnother }: { answered: boolean; thread?: HTMLElement; onAskAnother(): void },
+  { answered, thread, onAskAnother }: SentHere,
 ): TemplateResult {
   return html`${
       answered

@@ -80,8 +80,9 @@ export function registerTranslation(...translations: TranslationOverride[]): voi
 }
 
 /**
- * English that an element's own chunk carries (`<consult-access>`'s, `<prescription-request>`'s),
- * registered as that chunk runs: beneath any words the page registered for them before.
+ * English that an element's chunk carries (the thread's, the list's, the navigator's, the plan's and
+ * the prescriptions'), registered as that chunk runs: beneath any words the page registered for
+ * them before.
  */
 export function addEnglish(namespaces: Partial<Record<Namespace, object>>): void {
   const current = (registered.get('en') ?? {}) as Record<string, unknown>;

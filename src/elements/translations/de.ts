@@ -63,6 +63,7 @@ const de: Translation = {
       'Die Verbindung brach ab, bevor eine Antwort kam. Ihr Text bleibt erhalten, und ein erneuter Versuch sendet ihn nicht doppelt.',
     sent: 'Ihre Frage wurde gesendet. Die Antwort erscheint hier.',
     sentListed: 'Ihre Frage wurde gesendet. Sie und die Antwort finden Sie in Ihren Beratungen.',
+    threadFailed: 'Wir konnten Ihre Frage und die Antwort hier nicht anzeigen.',
     openSent: 'Frage öffnen',
     askAnother: 'Eine neue Frage stellen',
     noSubscription: 'Ihr Tarif umfasst derzeit keine Fragen an Ärztinnen und Ärzte.',

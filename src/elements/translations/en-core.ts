@@ -62,6 +62,7 @@ const en = {
       'The connection was lost before we heard back. Your text is kept, and trying again will not send it twice.',
     sent: 'Your question was sent. A doctor will answer here.',
     sentListed: 'Your question was sent. You will find it, and the answer, in your consultations.',
+    threadFailed: 'We could not show your question and its answer here.',
     openSent: 'Open your question',
     askAnother: 'Ask another question',
     noSubscription: 'Your plan does not include questions to a doctor at the moment.',

@@ -78,6 +78,7 @@ const es: Translation = {
       'Se perdió la conexión antes de recibir respuesta. Tu texto se conserva y volver a intentarlo no lo enviará dos veces.',
     sent: 'Tu pregunta se ha enviado. Un médico te responderá aquí.',
     sentListed: 'Tu pregunta se ha enviado. La encontrarás, con la respuesta, en tus consultas.',
+    threadFailed: 'No pudimos mostrar aquí tu pregunta y su respuesta.',
     openSent: 'Abrir tu pregunta',
     askAnother: 'Hacer otra pregunta',
     inactiveTitle: 'Cuenta no activa',

@@ -78,6 +78,7 @@ const fr: Translation = {
       "La connexion a été perdue avant la réponse. Votre texte est conservé, et un nouvel essai ne l'enverra pas deux fois.",
     sent: 'Votre question a été envoyée. Un médecin vous répondra ici.',
     sentListed: 'Votre question a été envoyée. Vous la retrouverez, avec la réponse, dans vos consultations.',
+    threadFailed: 'Nous n’avons pas pu afficher ici votre question et sa réponse.',
     openSent: 'Ouvrir votre question',
     askAnother: 'Poser une autre question',
     noSubscription: "Votre offre n'inclut pas de questions à un médecin pour le moment.",

@@ -58,6 +58,7 @@ const nl: Translation = {
       'De verbinding viel weg voordat er antwoord kwam. Uw tekst blijft bewaard, en opnieuw proberen verstuurt hem niet twee keer.',
     sent: 'Uw vraag is verstuurd. Een arts antwoordt hier.',
     sentListed: 'Uw vraag is verstuurd. U vindt haar, en het antwoord, bij uw consulten.',
+    threadFailed: 'We konden uw vraag en het antwoord hier niet tonen.',
     openSent: 'Uw vraag openen',
     askAnother: 'Een nieuwe vraag stellen',
     noSubscription: 'Uw pakket bevat op dit moment geen vragen aan een arts.',
