@@ -22,6 +22,7 @@ import {
   type RoundTrips,
 } from '../../scripts/round-trips.js';
 import { answeredConsultationOfAlex } from './support/answered-consultation.js';
+import { formCanSend } from './support/form-can-send.js';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
 
 const DELAY_MS = 300;
@@ -212,15 +213,7 @@ describe('the script-tag loader', () => {
     const form = page.locator('consult-form');
     await form.locator('textarea').first().fill('A rash on my arm since Tuesday, held back');
     const submit = form.locator('[part~="submit-button"]');
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelector('consult-form')
-          ?.shadowRoot?.querySelector('[part~=submit-button]')
-          ?.getAttribute('aria-disabled') === 'false',
-      null,
-      { timeout: 20_000 },
-    );
+    await formCanSend(page);
     await submit.click();
     await form.locator('#sent').waitFor({ timeout: 20_000 });
     assert.equal(await form.locator('consult-thread').count(), 0, 'no thread without its code');
@@ -247,15 +240,7 @@ describe('the script-tag loader', () => {
     await page.goto(`${portal.url}/ask`);
     const form = page.locator('consult-form');
     await form.locator('textarea').first().fill('A cough that will not go away, sent while offline');
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelector('consult-form')
-          ?.shadowRoot?.querySelector('[part~=submit-button]')
-          ?.getAttribute('aria-disabled') === 'false',
-      null,
-      { timeout: 20_000 },
-    );
+    await formCanSend(page);
     await form.locator('[part~="submit-button"]').click();
     await form.locator('#sent').waitFor({ timeout: 20_000 });
     const notice = form.getByText('We could not show your question and its answer here.');

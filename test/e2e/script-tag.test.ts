@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
 import { answeredConsultationOfAlex } from './support/answered-consultation.js';
+import { formCanSend } from './support/form-can-send.js';
 import { startScriptTagPortal, type ScriptTagPortal } from '../../scripts/script-tag-portal.js';
 import { STRICT_CSP } from '../../demo/server.js';
 
@@ -65,15 +66,7 @@ describe('the script-tag entry in Chromium', () => {
     });
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${portal.url}/portal`);
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelector('consult-form')
-          ?.shadowRoot?.querySelector('[part~=submit-button]')
-          ?.getAttribute('aria-disabled') === 'false',
-      null,
-      { timeout: 15_000 },
-    );
+    await formCanSend(page, 15_000);
     const text = await page.evaluate(
       () => document.querySelector('consult-form')!.shadowRoot!.textContent ?? '',
     );

@@ -8,6 +8,7 @@ import { FocusController } from '../shared/focus.js';
 import { LocalizeController } from '../shared/localize.js';
 import { PushOfferController, pushOfferStyles } from '../shared/push-offer.js';
 import { isRegistered } from '../shared/registration.js';
+import { whenIdle } from '../shared/when-idle.js';
 import type { Eligibility } from '../../session/session.js';
 import { styles } from './consult-form.styles.js';
 import { formPlacement } from './form-placement.js';
@@ -21,12 +22,6 @@ import { QuestionsDraft } from './questions-draft.js';
 /** The thread's class, once its code is here. */
 let threadClass: typeof ConsultThread | undefined;
 let threadLoading: Promise<typeof ConsultThread> | undefined;
-
-/** Runs `run` when the page is next idle (within 2 s); half a second on, where browsers cannot tell. */
-const whenIdle = (run: () => void): void => {
-  if ('requestIdleCallback' in globalThis) requestIdleCallback(run, { timeout: 2000 });
-  else setTimeout(run, 500);
-};
 
 /** Loads the thread's code once, and registers it unless the page already has. */
 function whenThreadLoaded(

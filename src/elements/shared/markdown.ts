@@ -20,6 +20,7 @@ import { AsyncDirective, directive } from 'lit/async-directive.js';
 import { hostOf, httpsUrl, withoutBidiControls } from './links.js';
 import { translate } from './localize.js';
 import { loadMarkdownLibraries } from './markdown-libraries.js';
+import { whenIdle } from './when-idle.js';
 
 const ALLOWED_TAGS = [
   'p',
@@ -143,8 +144,7 @@ export function preloadMarkdown(): Promise<Render> {
  * never in its way. An answer to show before then loads it at once.
  */
 export function prefetchMarkdownWhenIdle(): void {
-  const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1000));
-  idle(() => void preloadMarkdown().catch(() => undefined));
+  whenIdle(() => void preloadMarkdown().catch(() => undefined));
 }
 
 /** Markdown as a sanitized fragment. */

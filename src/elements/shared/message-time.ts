@@ -5,6 +5,7 @@
  */
 import { html, type TemplateResult } from 'lit';
 import type { Formatters } from './localize.js';
+import { whenIdle } from './when-idle.js';
 
 const MINUTE = 60_000;
 
@@ -19,7 +20,7 @@ export function prepareTimes(format: Formatters): void {
   // Once a page: the data is the browser's, and a formatter of another language then costs little.
   if (prepared) return;
   prepared = true;
-  (globalThis.requestIdleCallback ?? setTimeout)(() => format.dateTime(0));
+  whenIdle(() => format.dateTime(0));
 }
 
 let prepared = false;
