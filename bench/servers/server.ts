@@ -5,7 +5,8 @@
  * UPSTREAM_URL over keep-alive connections: no token, limit or check), as the floor to compare with;
  * or `checking-forwarder`, the same with the least a proxy that keeps members to their own records
  * must add: the answer read as JSON, its owner compared with the member's id, and the fields the
- * elements get projected with the proxy's own schema (docs/security.md S3, S5) before it is sent.
+ * elements get projected with the proxy's own schema, compiled as on Node (src/proxy/views.ts;
+ * docs/security.md S3, S5), before it is sent.
  * Tells its parent its URL, and its CPU time whenever asked.
  */
 import { serve } from '@hono/node-server';
@@ -15,6 +16,7 @@ import { cpuUsage } from 'node:process';
 import { Agent, request } from 'undici';
 import { startProxyServer } from '../../src/proxy/node.js';
 import { ConsultationView } from '../../src/proxy/schemas.js';
+import { view } from '../../src/proxy/views.js';
 import { RedisProxyStore } from '../../src/proxy/redis-store.js';
 import { startSandboxServer } from '../../src/sandbox/node.js';
 
@@ -31,9 +33,9 @@ const passAsItCame: Pass = (text) => text;
 const checkedFor =
   (ownerId: string): Pass =>
   (text) => {
-    const record = ConsultationView.safeParse(JSON.parse(text));
-    if (!record.success || record.data.userId !== ownerId) throw new Error("not the member's record");
-    return JSON.stringify(record.data);
+    const record = view(ConsultationView, JSON.parse(text));
+    if (record.userId !== ownerId) throw new Error("not the member's record");
+    return JSON.stringify(record);
   };
 
 async function startForwarder(upstreamUrl: string, pass: Pass): Promise<string> {

@@ -7,10 +7,12 @@ import { createRequire } from 'node:module';
 import { loadWithPeers } from '../server/peers.js';
 import type * as Entry from '../proxy/index.js';
 
-const entry = loadWithPeers(
-  'consult-elements/proxy',
-  () => createRequire(import.meta.url)('../proxy/index.js') as typeof Entry,
-);
+const entry = loadWithPeers('consult-elements/proxy', () => {
+  const load = createRequire(import.meta.url);
+  // On Node the proxy's projections run compiled (src/proxy/views.ts).
+  load('../proxy/compiled-views.node.js');
+  return load('../proxy/index.js') as typeof Entry;
+});
 
 export const {
   createProxy,

@@ -5,7 +5,7 @@
  * compressed for browsers that accept gzip. The event stream never is: each event must reach the
  * page as it is written.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { header } from '../server/request-header.js';
 import { bodyTextOf } from './http.js';
 
@@ -32,26 +32,26 @@ export function acceptsGzip(accepted: string | undefined): boolean {
   return wildcard;
 }
 
-/** Compresses the proxy's own JSON answers of at least `threshold` characters. */
-export function compressLargeJson(threshold = COMPRESS_THRESHOLD): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    // Only answers made by `json`/`problem`, whose text is known: an event stream never is one.
-    const text = bodyTextOf(c.res);
-    if (typeof text !== 'string' || text.length < threshold) return;
-    // Large answers vary with the encoding asked for, whichever it is this time.
-    const { res } = c;
-    const headers = new Headers(res.headers);
-    headers.append('vary', 'accept-encoding');
-    if (acceptsGzip(header(c, 'accept-encoding'))) {
-      headers.set('content-encoding', 'gzip');
-      headers.delete('content-length');
-      const body = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
-      c.res = undefined;
-      c.res = new Response(body, { status: res.status, headers });
-    } else {
-      c.res = undefined;
-      c.res = new Response(text, { status: res.status, headers });
-    }
-  };
+/**
+ * Compresses the answer `c` holds when the proxy made it as JSON (`json`, `problem`) and it has at
+ * least `threshold` characters; leaves any other answer as it is. Runs once the route has answered.
+ */
+export function compressLargeJson(c: Context, threshold = COMPRESS_THRESHOLD): void {
+  // Only answers made by `json`/`problem`, whose text is known: an event stream never is one.
+  const text = bodyTextOf(c.res);
+  if (typeof text !== 'string' || text.length < threshold) return;
+  // Large answers vary with the encoding asked for, whichever it is this time.
+  const { res } = c;
+  const headers = new Headers(res.headers);
+  headers.append('vary', 'accept-encoding');
+  if (acceptsGzip(header(c, 'accept-encoding'))) {
+    headers.set('content-encoding', 'gzip');
+    headers.delete('content-length');
+    const body = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
+    c.res = undefined;
+    c.res = new Response(body, { status: res.status, headers });
+  } else {
+    c.res = undefined;
+    c.res = new Response(text, { status: res.status, headers });
+  }
 }

@@ -5,10 +5,15 @@ import type { Verdict } from './webhook-registration.js';
 import type { DeliveryHeaders } from './webhook-secrets.js';
 import type { WidgetIdentity } from './widget-token.js';
 
+/** A widget token's member: known, on its way (undefined if the token is not valid), or null for no token. */
+export type Identified = WidgetIdentity | null | Promise<WidgetIdentity | undefined>;
+
 export interface ProxyEnv {
   Variables: {
     /** The member the widget token names. */
     member: WidgetIdentity;
+    /** The member the request's widget token names, once looked up (or while it is being verified). */
+    tokenIdentity: Identified;
   };
 }
 

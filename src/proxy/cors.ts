@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { cors } from 'hono/cors';
 import { header } from '../server/request-header.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
@@ -37,11 +37,7 @@ export function crossOrigin(core: ProxyCore): MiddlewareHandler<ProxyEnv> {
   });
   // Hono's cors answers every OPTIONS with 204; only a real preflight (Origin and
   // Access-Control-Request-Method) gets that, any other OPTIONS is an unknown route (S4).
-  return async (c, next) => {
-    // CORS is about browsers' requests across origins, which carry Origin; a request without one
-    // needs no CORS headers (and leaves the response as the route makes it, with no copy).
-    const origin = header(c, 'origin');
-    if (origin === undefined) return next();
+  const withCors = async (c: Context<ProxyEnv>, next: Next, origin: string) => {
     if (c.req.method === 'OPTIONS' && !(origin && header(c, 'access-control-request-method'))) {
       return next();
     }
@@ -56,5 +52,11 @@ export function crossOrigin(core: ProxyCore): MiddlewareHandler<ProxyEnv> {
       (preflight ?? c.res).headers.set('access-control-allow-credentials', 'true');
     }
     return preflight;
+  };
+  return (c, next) => {
+    // CORS is about browsers' requests across origins, which carry Origin; a request without one
+    // needs no CORS headers (and leaves the response as the route makes it, with no copy).
+    const origin = header(c, 'origin');
+    return origin === undefined ? next() : withCors(c, next, origin);
   };
 }

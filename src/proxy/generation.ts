@@ -24,10 +24,16 @@ export function newGeneration(now = Date.now()): string {
   return `${id}:${now}`;
 }
 
+/** The last record read, and what it says: every request reads the same one until the data is lost. */
+let last: [string, Generation] = ['', TIMELESS];
+
 export function parseGeneration(record: string): Generation {
-  const [id = '', started = ''] = record.split(':');
-  const startedAt = Number(started);
-  return /^[a-z0-9]{1,32}$/.test(id) && Number.isFinite(startedAt) ? { id, startedAt } : TIMELESS;
+  if (last[0] !== record) {
+    const [id = '', started = ''] = record.split(':');
+    const startedAt = Number(started);
+    last = [record, /^[a-z0-9]{1,32}$/.test(id) && Number.isFinite(startedAt) ? { id, startedAt } : TIMELESS];
+  }
+  return last[1];
 }
 
 /** The store's generation now (read each time: the store may have been emptied a moment ago). */

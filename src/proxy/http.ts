@@ -15,24 +15,28 @@ export const NO_STORE_HEADERS = Object.freeze({
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json', ...NO_STORE_HEADERS });
 
 /**
- * Responses made here, which carry `NO_STORE_HEADERS` already, with their body text (null for
- * none): its length decides whether compressing it pays, without reading the response.
+ * On responses made here, which carry `NO_STORE_HEADERS` already: their body text (null for none),
+ * whose length decides whether compressing it pays, without reading the response. A property of
+ * the response rather than a WeakMap entry, which the garbage collector would have to trace apart.
  */
-const hardenedResponses = new WeakMap<Response, string | null>();
+const BODY_TEXT = Symbol('consult.bodyText');
+
+type Hardened = Response & { [BODY_TEXT]?: string | null };
 
 /** Whether `response` was made here (and so needs no more headers). */
-export const isHardened = (response: Response): boolean => hardenedResponses.has(response);
+export const isHardened = (response: Response): boolean => (response as Hardened)[BODY_TEXT] !== undefined;
 
 /** The body text of a response made here; undefined for any other response. */
-export const bodyTextOf = (response: Response): string | null | undefined => hardenedResponses.get(response);
+export const bodyTextOf = (response: Response): string | null | undefined =>
+  (response as Hardened)[BODY_TEXT];
 
 function hardened(
   body: string | ReadableStream<Uint8Array> | null,
   status: number,
   headers: Record<string, string>,
 ): Response {
-  const response = new Response(body, { status, headers });
-  hardenedResponses.set(response, typeof body === 'string' ? body : null);
+  const response: Hardened = new Response(body, { status, headers });
+  response[BODY_TEXT] = typeof body === 'string' ? body : null;
   return response;
 }
 

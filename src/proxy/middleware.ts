@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { limitBody } from '../server/body-limit.js';
 import { ProblemError } from '../server/problems.js';
-import type { ProxyCore, ProxyEnv } from './context.js';
+import { compressLargeJson, COMPRESS_THRESHOLD } from './compress.js';
+import type { Identified, ProxyCore, ProxyEnv } from './context.js';
 import { EVENT_STREAM_HEADERS, isHardened, NO_STORE_HEADERS } from './http.js';
 import { declaresBody, header } from '../server/request-header.js';
 import { isEnded } from './sessions.js';
@@ -12,30 +14,40 @@ import {
   type WidgetIdentity,
 } from './widget-token.js';
 
-/** One log line per request: method, path, status, time and member; never headers or bodies (S17). */
-export const requestLog = (core: ProxyCore) =>
+/**
+ * What every answer gets on its way out, in one step rather than a middleware each: a large JSON
+ * answer gzipped for a browser that takes it (compress.ts), the no-store headers on any answer
+ * made elsewhere, and one log line per request (S17).
+ */
+export const finishAnswers = (core: ProxyCore, compressAbove = COMPRESS_THRESHOLD) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
     const started = Date.now();
     await next();
-    const member = c.get('member');
-    core.log({
-      level: c.res.status >= 500 ? 'error' : 'info',
-      message: 'request',
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      durationMs: Date.now() - started,
-      ...(member ? { userId: member.userId } : {}),
-    });
+    compressLargeJson(c, compressAbove);
+    keepFromCaches(c);
+    logRequest(core, c, started);
   });
+
+/** One log line per request: method, path, status, time and member; never headers or bodies (S17). */
+function logRequest(core: ProxyCore, c: Context<ProxyEnv>, started: number): void {
+  const member = c.get('member');
+  core.log({
+    level: c.res.status >= 500 ? 'error' : 'info',
+    message: 'request',
+    method: c.req.method,
+    path: c.req.path,
+    status: c.res.status,
+    durationMs: Date.now() - started,
+    ...(member ? { userId: member.userId } : {}),
+  });
+}
 
 /**
  * Health data is never cached by browsers or intermediaries, and no response is ever read as
  * anything but the type it declares. The proxy's own answers (`json`) carry both headers as they
  * are made (their event streams too); anything else gets them here.
  */
-export const noStore = createMiddleware(async (c, next) => {
-  await next();
+function keepFromCaches(c: Context): void {
   if (isHardened(c.res)) return;
   const headers = c.res.headers;
   for (const [name, value] of Object.entries(
@@ -43,24 +55,41 @@ export const noStore = createMiddleware(async (c, next) => {
   )) {
     if (headers.get(name) !== value) c.header(name, value);
   }
-});
+}
 
 const EVENT_STREAM = /^text\/event-stream\b/i;
 
+/**
+ * What a request must be before anything reads it, in one step rather than a middleware each: a
+ * state-changing call from a browser comes from an allowed origin (S9), and a body is within the
+ * limit, then JSON (S5). A request that declares no body, a member's read, passes once its
+ * method is known.
+ */
+export const checkRequests = (core: ProxyCore) => {
+  const withinLimit = limitBody(core.limits.bodyBytes);
+  return createMiddleware<ProxyEnv>((c, next) => {
+    const { method } = c.req;
+    const changesState = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+    if (changesState) assertAllowedOrigin(core, c);
+    if (!declaresBody(c)) return next();
+    return withinLimit(c, () => {
+      if (method !== 'GET') assertJsonBody(c);
+      return next();
+    });
+  });
+};
+
 /** A request body is JSON, declared as such; anything else is a 415 before any work is done. */
-export const requireJson = createMiddleware(async (c, next) => {
-  if (declaresBody(c) && c.req.method !== 'GET') {
-    const type = (header(c, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
-      throw new ProblemError(415, {
-        code: 'unsupported_media_type',
-        title: 'Unsupported media type',
-        detail: 'Request bodies must be JSON, sent with content-type: application/json.',
-      });
-    }
+function assertJsonBody(c: Context): void {
+  const type = (header(c, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+    throw new ProblemError(415, {
+      code: 'unsupported_media_type',
+      title: 'Unsupported media type',
+      detail: 'Request bodies must be JSON, sent with content-type: application/json.',
+    });
   }
-  await next();
-});
+}
 
 /**
  * Names a refused origin with the setting that allows it (a dev server on another port is the
@@ -77,35 +106,31 @@ export function refusedOrigin(origin: string): { named: string; fix: string } {
 }
 
 /**
- * State-changing calls from a browser must come from the page's own origin or a configured one
+ * A state-changing call from a browser must come from the page's own origin or a configured one
  * (S9). Requests without `Origin` (server to server, the upstream's webhooks) are not browsers.
  */
-export const checkOrigin = (core: ProxyCore) =>
-  createMiddleware<ProxyEnv>(async (c, next) => {
-    const origin = header(c, 'origin');
-    if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') {
-      // The configured public origin when there is one. Without it, the page's own host: the
-      // scheme is left out, since behind a TLS-terminating proxy the request arrives as http.
-      const sameOrigin = core.options.publicUrl
-        ? origin === new URL(core.options.publicUrl).origin
-        : URL.canParse(origin) && new URL(origin).host === (header(c, 'host') ?? new URL(c.req.url).host);
-      if (!sameOrigin && !(core.options.allowedOrigins ?? []).includes(origin)) {
-        const { named, fix } = refusedOrigin(origin);
-        core.log({
-          level: 'warn',
-          message: `refused a request from ${named}: ${fix}`,
-          method: c.req.method,
-          path: c.req.path,
-          code: 'origin_not_allowed',
-        });
-        throw ProblemError.forbidden({
-          code: 'origin_not_allowed',
-          detail: `Requests from ${named} are not allowed: ${fix}.`,
-        });
-      }
-    }
-    await next();
+function assertAllowedOrigin(core: ProxyCore, c: Context): void {
+  const origin = header(c, 'origin');
+  if (!origin) return;
+  // The configured public origin when there is one. Without it, the page's own host: the
+  // scheme is left out, since behind a TLS-terminating proxy the request arrives as http.
+  const sameOrigin = core.options.publicUrl
+    ? origin === new URL(core.options.publicUrl).origin
+    : URL.canParse(origin) && new URL(origin).host === (header(c, 'host') ?? new URL(c.req.url).host);
+  if (sameOrigin || (core.options.allowedOrigins ?? []).includes(origin)) return;
+  const { named, fix } = refusedOrigin(origin);
+  core.log({
+    level: 'warn',
+    message: `refused a request from ${named}: ${fix}`,
+    method: c.req.method,
+    path: c.req.path,
+    code: 'origin_not_allowed',
   });
+  throw ProblemError.forbidden({
+    code: 'origin_not_allowed',
+    detail: `Requests from ${named} are not allowed: ${fix}.`,
+  });
+}
 
 /** The rate-limit window, and the slices it is counted in. */
 const WINDOW_MS = 60_000;
@@ -130,11 +155,15 @@ function earlierKeys(bucket: string, slice: number): string[] {
 const sum = (values: (string | undefined)[]) =>
   values.reduce((total, value) => total + Number(value ?? 0), 0);
 
+/** What the window's earlier slices counted, when read already in this slice. */
+function countedBeforeIfKnown(core: ProxyCore, bucket: string, slice: number): number | undefined {
+  const cached = earlierCounts.get(core)?.get(bucket);
+  return cached?.slice === slice ? cached.count : undefined;
+}
+
 async function countedBefore(core: ProxyCore, bucket: string, slice: number): Promise<number> {
   let cache = earlierCounts.get(core);
   if (!cache) earlierCounts.set(core, (cache = new Map()));
-  const cached = cache.get(bucket);
-  if (cached?.slice === slice) return cached.count;
   const count = sum(await core.store.getMany(earlierKeys(bucket, slice)));
   // The bucket moves to the end; the least recently counted one makes room.
   cache.delete(bucket);
@@ -152,10 +181,12 @@ async function countedBefore(core: ProxyCore, bucket: string, slice: number): Pr
 export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: number): Promise<void> {
   const now = Date.now();
   const slice = now - (now % SLICE_MS);
-  const [current, before] = await Promise.all([
-    core.store.increment(`rate:${bucket}:${slice}`, WINDOW_MS + SLICE_MS),
-    countedBefore(core, bucket, slice),
-  ]);
+  const counting = core.store.increment(`rate:${bucket}:${slice}`, WINDOW_MS + SLICE_MS);
+  const known = countedBeforeIfKnown(core, bucket, slice);
+  const [current, before] =
+    known === undefined
+      ? await Promise.all([counting, countedBefore(core, bucket, slice)])
+      : [await counting, known];
   if (current + before > limit) {
     // Wait until the oldest slice that still counts leaves the window.
     const keys = earlierKeys(bucket, slice);
@@ -175,11 +206,10 @@ export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: n
  */
 export const limitAnonymousPerAddress = (core: ProxyCore, limit: number) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
-    const address = core.options.clientAddress?.(c);
-    if (address) {
-      const token = bearerToken(c);
-      const identity = token ? await identityOf(core, token) : undefined;
-      if (!identity) await enforceRateLimit(core, `address:${address}`, limit);
+    // A member's token first: it is known by now for most requests, and then no address is needed.
+    if (!(await tokenIdentity(core, c))) {
+      const address = core.options.clientAddress?.(c);
+      if (address) await enforceRateLimit(core, `address:${address}`, limit);
     }
     await next();
   });
@@ -192,39 +222,55 @@ const MAX_CACHED_TOKENS = 10_000;
 const bearerToken = (c: Context): string | undefined =>
   /^Bearer\s+(\S+)$/i.exec(header(c, 'authorization') ?? '')?.[1];
 
-async function identityOf(core: ProxyCore, token: string): Promise<WidgetIdentity | undefined> {
+/**
+ * The member the request's widget token names, if it is valid: verified once per token while it
+ * lasts, and looked up once per request (the per-address limit and the member routes both ask).
+ * A token verified before is known at once, without a wait.
+ */
+function tokenIdentity(core: ProxyCore, c: Context<ProxyEnv>): Identified {
+  let known = c.get('tokenIdentity');
+  if (known === undefined) {
+    const token = bearerToken(c);
+    c.set('tokenIdentity', (known = token ? identityOf(core, token) : null));
+  }
+  return known;
+}
+
+function identityOf(core: ProxyCore, token: string): WidgetIdentity | Promise<WidgetIdentity | undefined> {
   let cache = verifiedTokens.get(core);
   if (!cache) verifiedTokens.set(core, (cache = new Map()));
   const cached = cache.get(token);
   if (cached && cached.expiresAt > Date.now()) return cached;
   if (cached) cache.delete(token);
-  const identity = await verifyWidgetToken(
+  return verifyWidgetToken(
     core.options.sessionSecret,
     token,
     Math.min(
       core.options.widgetTokenTtlSeconds ?? DEFAULT_WIDGET_TOKEN_TTL_SECONDS,
       MAX_WIDGET_TOKEN_TTL_SECONDS,
     ),
-  );
-  if (identity) {
-    // The oldest entry makes room: a Map keeps insertion order.
-    if (cache.size >= MAX_CACHED_TOKENS) cache.delete(cache.keys().next().value as string);
-    cache.set(token, identity);
-  }
-  return identity;
+  ).then((identity) => {
+    if (identity) {
+      // The oldest entry makes room: a Map keeps insertion order.
+      if (cache.size >= MAX_CACHED_TOKENS) cache.delete(cache.keys().next().value as string);
+      cache.set(token, identity);
+    }
+    return identity;
+  });
 }
 
 /** Only a valid widget token names the member (S2); every member route sits behind this. */
 export const requireMember = (core: ProxyCore) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
-    const token = bearerToken(c);
-    const identity = token ? await identityOf(core, token) : undefined;
+    const known = tokenIdentity(core, c);
+    const identity = known instanceof Promise ? await known : known;
     // Asked beside the session check (on Redis, in the same round trip): a signed token whose
     // session ended counts against its member's limit too, so its refusals are limited as well.
     const counted =
       identity && enforceRateLimit(core, `member:${identity.userId}`, core.limits.perMemberPerMinute);
     counted?.catch(() => undefined);
     if (!identity || (await isEnded(core, identity))) {
+      const token = bearerToken(c);
       throw ProblemError.unauthorized({
         code: token ? 'session_expired' : 'session_required',
         detail: token ? 'The session has expired or is not valid; sign in again.' : 'Sign in to continue.',

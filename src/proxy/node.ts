@@ -3,6 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { closeWhenBodyUnread } from '../server/node-connection.js';
+import './compiled-views.node.js';
 import { isIP, type AddressInfo, type BlockList } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import type { ProxyEnv } from './context.js';

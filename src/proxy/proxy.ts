@@ -7,16 +7,14 @@
  * and what starts with it. Each step is in a module of its own.
  */
 import { Hono } from 'hono';
-import { limitBody } from '../server/body-limit.js';
 import { ProblemError } from '../server/problems.js';
 import { checkApiKey } from './api-key-check.js';
 import type { ProxyCore, ProxyEnv } from './context.js';
-import { compressLargeJson } from './compress.js';
 import { createProxyCore } from './core.js';
 import { crossOrigin } from './cors.js';
 import { answerError } from './error-handler.js';
 import { currentGeneration } from './generation.js';
-import { checkOrigin, limitAnonymousPerAddress, noStore, requestLog, requireJson } from './middleware.js';
+import { checkRequests, finishAnswers, limitAnonymousPerAddress } from './middleware.js';
 import { checkOptions, type ProxyOptions } from './options.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
@@ -93,22 +91,19 @@ export function installProxy(
 
 /** The way through the proxy, in order: what every request meets, then the routes by kind. */
 function routeRequests(app: Hono<ProxyEnv>, core: ProxyCore): void {
-  app.use(requestLog(core));
-  app.use(noStore);
-  // Large JSON answers go gzipped to browsers that accept it; small ones and the event stream never
-  // do (compress.ts says why).
-  app.use(compressLargeJson());
+  // On the way out: large JSON answers gzipped for browsers that accept it (small ones and the
+  // event stream never are: compress.ts says why), the no-store headers, the log line.
+  app.use(finishAnswers(core));
   app.use(crossOrigin(core));
   // HEAD would run every GET route (and open event streams) with nothing to show for it (S4).
-  app.use(async (c, next) => {
+  app.use((c, next) => {
     if (c.req.method === 'HEAD') throw ProblemError.notFound('No such route.');
-    await next();
+    return next();
   });
   // A load balancer's health checks are never rate limited.
   app.route('/', healthRoutes(core));
-  app.use(checkOrigin(core));
-  app.use(limitBody(core.limits.bodyBytes));
-  app.use(requireJson);
+  // Origin, body size, JSON.
+  app.use(checkRequests(core));
   // The upstream's webhooks come before the per-address limit: they are not a browser's traffic,
   // and each is trusted by its signature alone (checked first), never by the address it came from.
   app.route('/', webhookRoutes(core));

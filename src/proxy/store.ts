@@ -111,7 +111,11 @@ export class MemoryStore implements ProxyStore {
   }
 
   async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
-    return keys.map((key) => this.#live(key)?.value);
+    return this.#values(keys);
+  }
+
+  async getManyAndGeneration(keys: readonly string[]): Promise<[(string | undefined)[], string]> {
+    return [this.#values(keys), this.#generation];
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
@@ -131,8 +135,12 @@ export class MemoryStore implements ProxyStore {
 
   async increment(key: string, ttlMs: number): Promise<number> {
     const entry = this.#live(key);
-    const count = entry ? Number(entry.value) + 1 : 1;
-    this.#entries.set(key, { value: String(count), expiresAt: entry?.expiresAt ?? this.#now() + ttlMs });
+    if (!entry) {
+      this.#entries.set(key, { value: '1', expiresAt: this.#now() + ttlMs });
+      return 1;
+    }
+    const count = Number(entry.value) + 1;
+    entry.value = String(count);
     return count;
   }
 
@@ -184,9 +192,15 @@ export class MemoryStore implements ProxyStore {
     return this.#channels.get(channel)?.size ?? 0;
   }
 
-  #live(key: string): Entry | undefined {
+  /** The live values under `keys`, with the clock read once. */
+  #values(keys: readonly string[]): (string | undefined)[] {
+    const now = this.#now();
+    return keys.map((key) => this.#live(key, now)?.value);
+  }
+
+  #live(key: string, now = this.#now()): Entry | undefined {
     const entry = this.#entries.get(key);
-    if (entry && entry.expiresAt <= this.#now()) {
+    if (entry && entry.expiresAt <= now) {
       this.#entries.delete(key);
       return undefined;
     }

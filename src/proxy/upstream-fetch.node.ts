@@ -21,27 +21,32 @@ export interface PooledFetch extends FetchLike {
   close(): Promise<void>;
 }
 
+/** An answer's headers: names and values in turn, as they came, looked through only when asked (Retry-After on a refusal). */
+class RawHeaders {
+  constructor(readonly raw: Buffer[]) {}
+
+  /** The header's values joined with ", ", or null. */
+  get(name: string): string | null {
+    const wanted = name.toLowerCase();
+    const values: string[] = [];
+    for (let i = 0; i + 1 < this.raw.length; i += 2) {
+      if (String(this.raw[i]).toLowerCase() === wanted) values.push(String(this.raw[i + 1]));
+    }
+    return values.length === 0 ? null : values.join(', ');
+  }
+}
+
 /** An upstream answer, read whole. */
 class BufferedResponse implements FetchResponse {
   readonly statusText = '';
-  readonly headers: { get(name: string): string | null };
+  readonly headers: RawHeaders;
 
   constructor(
     readonly status: number,
-    /** Names and values in turn, as they came. Looked through only when asked (Retry-After on a refusal). */
     rawHeaders: Buffer[],
     readonly body: string,
   ) {
-    this.headers = {
-      get: (name) => {
-        const wanted = name.toLowerCase();
-        const values: string[] = [];
-        for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-          if (String(rawHeaders[i]).toLowerCase() === wanted) values.push(String(rawHeaders[i + 1]));
-        }
-        return values.length === 0 ? null : values.join(', ');
-      },
-    };
+    this.headers = new RawHeaders(rawHeaders);
   }
 
   get ok(): boolean {
@@ -68,76 +73,109 @@ function originAndPath(url: string): { origin: string; path: string } {
   return { origin: url.slice(0, pathStart), path: url.slice(pathStart) };
 }
 
+/**
+ * One call's answer as undici hands it over, gathered whole, with the call's time limit and signal:
+ * one object per call, its steps methods rather than closures made for each call.
+ */
+class GatheredAnswer implements Dispatcher.DispatchHandlers {
+  #status = 0;
+  #rawHeaders: Buffer[] = [];
+  readonly #chunks: Buffer[] = [];
+  #stopped: { reason: unknown } | undefined;
+  #abortRequest: ((error: Error) => void) | undefined;
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort: (() => void) | undefined;
+
+  constructor(
+    readonly resolve: (response: FetchResponse) => void,
+    readonly reject: (reason: unknown) => void,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    this.#signal = signal;
+    if (signal) {
+      this.#onAbort = () => this.stop(signal.reason);
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+    this.#timer =
+      timeoutMs > 0
+        ? setTimeout(() => this.stop(new DOMException('The request timed out.', 'TimeoutError')), timeoutMs)
+        : undefined;
+  }
+
+  /** Ends the call with `reason` (the signal's, or the time limit's). */
+  stop(reason: unknown): void {
+    if (this.#stopped) return;
+    this.#stopped = { reason };
+    this.#abortRequest?.(reason instanceof Error ? reason : new Error('aborted'));
+  }
+
+  /** No timer or listener is left behind, however the call ends. */
+  settle(): void {
+    clearTimeout(this.#timer);
+    if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
+  }
+
+  onConnect(abort: (error: Error) => void): void {
+    if (this.#stopped) abort(new Error('aborted'));
+    else this.#abortRequest = abort;
+  }
+
+  onHeaders(statusCode: number, headers: Buffer[]): boolean {
+    // 1xx answers are interim: the final one follows.
+    if (statusCode >= 200) {
+      this.#status = statusCode;
+      this.#rawHeaders = headers;
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.#chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.settle();
+    // One chunk, as most answers come, is read as it is, without a copy.
+    const chunks = this.#chunks;
+    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    this.resolve(new BufferedResponse(this.#status, this.#rawHeaders, body.toString('utf8')));
+  }
+
+  onError(error: Error): void {
+    this.settle();
+    this.reject(this.#stopped ? this.#stopped.reason : error);
+  }
+}
+
 export function pooledFetch(options: PooledFetchOptions = {}): PooledFetch {
   const dispatcher = new Agent({
     connections: options.connections ?? 32,
     keepAliveTimeout: options.keepAliveMs ?? 10_000,
   });
-  // undici's `dispatch` with handlers of our own: the answer is gathered as it comes, with no body
+  // undici's `dispatch` with a handler of our own: the answer is gathered as it comes, with no body
   // stream, async scope or abort listener made for it.
   const pooled: FetchLike = (url, init) =>
     new Promise<FetchResponse>((resolve, reject) => {
       const { signal, timeoutMs = 0 } = init;
       if (signal?.aborted) return reject(signal.reason);
-      /** Why the call was stopped (the caller's signal, or the time limit), once it is. */
-      let stopped: { reason: unknown } | undefined;
-      let abortRequest: ((error: Error) => void) | undefined;
-      const stop = (reason: unknown) => {
-        if (stopped) return;
-        stopped = { reason };
-        abortRequest?.(reason instanceof Error ? reason : new Error('aborted'));
-      };
-      const onAbort = () => stop(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const timer =
-        timeoutMs > 0
-          ? setTimeout(() => stop(new DOMException('The request timed out.', 'TimeoutError')), timeoutMs)
-          : undefined;
-      const settle = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-
-      let status = 0;
-      let rawHeaders: Buffer[] = [];
-      const chunks: Buffer[] = [];
+      const answer = new GatheredAnswer(resolve, reject, signal ?? undefined, timeoutMs);
       try {
+        const { origin, path } = originAndPath(url);
         dispatcher.dispatch(
           {
-            ...originAndPath(url),
+            origin,
+            path,
             method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
             headers: init.headers as Record<string, string> | undefined,
             body: typeof init.body === 'string' ? init.body : undefined,
           },
-          {
-            onConnect: (abort) => {
-              if (stopped) abort(new Error('aborted'));
-              else abortRequest = abort;
-            },
-            onHeaders: (statusCode, headers) => {
-              // 1xx answers are interim: the final one follows.
-              if (statusCode >= 200) {
-                status = statusCode;
-                rawHeaders = headers;
-              }
-              return true;
-            },
-            onData: (chunk) => {
-              chunks.push(chunk);
-              return true;
-            },
-            onComplete: () => {
-              settle();
-              resolve(new BufferedResponse(status, rawHeaders, Buffer.concat(chunks).toString('utf8')));
-            },
-            onError: (error) => {
-              settle();
-              reject(stopped ? stopped.reason : error);
-            },
-          },
+          answer,
         );
       } catch (error) {
-        settle();
+        answer.settle();
         reject(error);
       }
     });

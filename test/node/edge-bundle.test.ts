@@ -14,8 +14,10 @@
  * before, 123.00 KiB once a read mark lower than what was seen is refused with how many were, 123.05 KiB
  * once each device's 60 days are counted from its own renewal, 123.15 KiB once a member's session
  * check reads the store's generation with the revocation marks (on Redis, one MGET in place of a
- * script beside it) and the member's rate limit beside it. The budget is held just above that, so no
- * change adds weight unnoticed.
+ * script beside it) and the member's rate limit beside it, 123.67 KiB once a member's read costs a
+ * quarter less CPU (the token looked up once per request, the request checks and the answer's way
+ * out one step each, a hook for compiled projections on Node: src/proxy/views.ts). The budget is held
+ * just above that, so no change adds weight unnoticed.
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +25,7 @@ import { describe, it } from 'node:test';
 import { build, type Metafile } from 'esbuild';
 
 const KiB = 1024;
-const BUDGET = 123.2 * KiB;
+const BUDGET = 123.7 * KiB;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const PARTNER_WORKER = `

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { safeParse, type $ZodType } from 'zod/v4/core';
+import { compile, safeParse, type $ZodType } from 'zod/v4/core';
 import { MAX_QUESTION_LENGTH } from '../../src/client/types.js';
 import * as proxy from '../../src/proxy/schemas.js';
 import * as sandbox from '../../src/server/schemas.js';
@@ -154,4 +154,36 @@ describe('the proxy’s schemas decide as the sandbox’s do', () => {
       'Invalid input: expected string, received number',
     ]);
   });
+});
+
+describe('the projections decide alike compiled (on Node) and interpreted (elsewhere)', () => {
+  // What an upstream could add anywhere, as JSON.parse gives it: unknown fields at every level, and
+  // a "__proto__" that JSON makes an own field rather than a prototype.
+  const hostile = [
+    consultation(
+      [{ question: 'Q?', answer: 'A.', professional: { ...professional, home: 'x' }, rating: 5 }],
+      {
+        assignedTo: { email: 'staff@internal.example' },
+      },
+    ),
+    JSON.parse(
+      '{"__proto__":{"userId":"usr_2"},"consultationId":"cns_1","userId":"usr_1","status":"open","createdAt":"x","questions":[]}',
+    ) as unknown,
+    consultation([{ question: 'Q?', professional: { ...professional, licenses: [{ licenseNumber: 1 }] } }]),
+    consultation([{ question: 'Q?', attachments: ['a', 2] }]),
+  ];
+  const views: [string, $ZodType, unknown[]][] = [
+    ...PAIRS.map(([name, mini, , values]): [string, $ZodType, unknown[]] => [name, mini, values]),
+    ['a consultation, with what an upstream could add', proxy.ConsultationView, hostile],
+  ];
+  for (const [name, schema, values] of views) {
+    it(`${name}: the same values pass, with the same fields and nothing more`, () => {
+      const compiled = compile(schema);
+      for (const value of values) {
+        const interpreted = decide(schema, value);
+        assert.deepEqual(decide(compiled, value), interpreted, JSON.stringify(value).slice(0, 200));
+        if ('data' in interpreted) assert.ok(!JSON.stringify(interpreted.data).includes('internal'));
+      }
+    });
+  }
 });

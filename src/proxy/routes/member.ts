@@ -4,17 +4,22 @@
  * anything of it is returned (S3); bodies are closed (S5) and responses projected.
  */
 import { Hono, type Context } from 'hono';
-import { safeParse, type $ZodType, type output } from 'zod/v4/core';
+import type { $ZodType } from 'zod/v4/core';
 import { ProblemError } from '../../server/problems.js';
 import { parseWith, readJson, readUtf8 } from '../../server/validation.js';
 import type { ProxyCore, ProxyEnv } from '../context.js';
-import { FINAL_CONSULTATION_STATUSES, MAX_QUESTIONS_PER_CONSULTATION } from '../../client/types.js';
+import {
+  FINAL_CONSULTATION_STATUSES,
+  MAX_QUESTIONS_PER_CONSULTATION,
+  type Consultation,
+} from '../../client/types.js';
 import { fromUpstream, notYours, refusal } from '../errors.js';
 import { json } from '../http.js';
 import { header } from '../../server/request-header.js';
 import { once } from '../idempotency.js';
 import { recordEvent } from '../event-log.js';
 import { MemberMemory } from '../member-memory.js';
+import { view } from '../views.js';
 import { member, requireMember } from '../middleware.js';
 import {
   BrowserCreateConsultation,
@@ -77,17 +82,6 @@ function assertOwnBodyUser(c: Context<ProxyEnv>, userId: string | undefined): vo
   }
 }
 
-/** Projects an upstream response; a shape the elements cannot use is the upstream's failure. */
-function view<S extends $ZodType>(schema: S, value: unknown): output<S> {
-  const result = safeParse(schema, value);
-  if (!result.success)
-    throw ProblemError.badGateway({
-      code: 'upstream_invalid_response',
-      detail: 'The consultation service answered unexpectedly.',
-    });
-  return result.data;
-}
-
 export function memberRoutes(core: ProxyCore) {
   const upstreamCall = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
@@ -108,20 +102,27 @@ export function memberRoutes(core: ProxyCore) {
     const facts = await memory.of(userId, views);
     return views.map((v) => ({ ...v, ...facts.get(v.consultationId) }));
   };
-  const rememberedOne = async (userId: string, record: unknown) =>
-    (await remembered(userId, [record]))[0] as RememberedConsultation;
+  const rememberedOne = async (userId: string, record: unknown): Promise<RememberedConsultation> => {
+    const one = view(ConsultationView, record);
+    const facts = (await memory.of(userId, [one])).get(one.consultationId);
+    return facts ? { ...one, ...facts } : one;
+  };
   // Reads are not cancelled when the browser goes away: each ends within the upstream timeout
   // anyway, and watching every request's signal would cost about a tenth of a read's CPU.
 
   /** The consultation, if it is the member's; else the same 404 as an unknown id. */
   const ownConsultation = async (c: Context<ProxyEnv>) => {
     const id = pathId(c, 'consultationId');
-    const consultation = await upstreamCall(() => upstream.getConsultation(id)).catch((error: unknown) => {
+    let consultation: Consultation;
+    try {
+      consultation = await upstream.getConsultation(id);
+    } catch (error) {
+      const failure = fromUpstream(error, core.log);
       // Until ownership is known, any refusal but a rate limit is the same 404: nothing about
       // another member's record (that it exists, its state) may show through.
-      const status = (error as { status?: number }).status ?? 0;
-      throw status >= 400 && status < 500 && status !== 429 ? notYours() : error;
-    });
+      const status = (failure as { status?: number }).status ?? 0;
+      throw status >= 400 && status < 500 && status !== 429 ? notYours() : failure;
+    }
     if (consultation.userId !== member(c).userId) throw notYours();
     return consultation;
   };
