@@ -78,8 +78,8 @@ export interface ProxyStore {
   generation?(): Promise<string>;
   /**
    * `getMany(keys)` and `generation()` together, in one round trip (Redis: one `MGET`; the record
-   * is made only when it is missing). Every member request asks both; a store without it (one in
-   * memory, where each costs no round trip) is asked them side by side.
+   * is made only when it is missing; in memory, one call). Every member request asks both; a store
+   * without it is asked them side by side.
    */
   getManyAndGeneration?(keys: readonly string[]): Promise<[(string | undefined)[], string]>;
 }
