@@ -23,20 +23,26 @@ export const finishAnswers = (core: ProxyCore, compressAbove = COMPRESS_THRESHOL
   createMiddleware<ProxyEnv>(async (c, next) => {
     const started = Date.now();
     await next();
-    compressLargeJson(c, compressAbove);
-    keepFromCaches(c);
-    logRequest(core, c, started);
+    try {
+      compressLargeJson(c, compressAbove);
+      keepFromCaches(c);
+    } catch (error) {
+      // Logged as what it becomes: the error handler's 500.
+      logRequest(core, c, started, 500);
+      throw error;
+    }
+    logRequest(core, c, started, c.res.status);
   });
 
 /** One log line per request: method, path, status, time and member; never headers or bodies (S17). */
-function logRequest(core: ProxyCore, c: Context<ProxyEnv>, started: number): void {
+function logRequest(core: ProxyCore, c: Context<ProxyEnv>, started: number, status: number): void {
   const member = c.get('member');
   core.log({
-    level: c.res.status >= 500 ? 'error' : 'info',
+    level: status >= 500 ? 'error' : 'info',
     message: 'request',
     method: c.req.method,
     path: c.req.path,
-    status: c.res.status,
+    status,
     durationMs: Date.now() - started,
     ...(member ? { userId: member.userId } : {}),
   });
@@ -206,7 +212,7 @@ export async function enforceRateLimit(core: ProxyCore, bucket: string, limit: n
  */
 export const limitAnonymousPerAddress = (core: ProxyCore, limit: number) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
-    // A member's token first: it is known by now for most requests, and then no address is needed.
+    // A member's token first: one verified by an earlier request is known at once, and then no address is needed.
     if (!(await tokenIdentity(core, c))) {
       const address = core.options.clientAddress?.(c);
       if (address) await enforceRateLimit(core, `address:${address}`, limit);

@@ -115,7 +115,8 @@ export class MemoryStore implements ProxyStore {
   }
 
   async getManyAndGeneration(keys: readonly string[]): Promise<[(string | undefined)[], string]> {
-    return [this.#values(keys), this.#generation];
+    // Through the methods a subclass may override, so the session check reads what events read.
+    return [await this.getMany(keys), await this.generation()];
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {

@@ -172,9 +172,43 @@ describe('the projections decide alike compiled (on Node) and interpreted (elsew
     consultation([{ question: 'Q?', professional: { ...professional, licenses: [{ licenseNumber: 1 }] } }]),
     consultation([{ question: 'Q?', attachments: ['a', 2] }]),
   ];
+  const subscription = {
+    subscriptionId: 'sub_1',
+    userId: 'usr_1',
+    active: 1,
+    startSubscription: '2026-01-01',
+    endSubscription: '2027-01-01',
+  };
   const views: [string, $ZodType, unknown[]][] = [
     ...PAIRS.map(([name, mini, , values]): [string, $ZodType, unknown[]] => [name, mini, values]),
     ['a consultation, with what an upstream could add', proxy.ConsultationView, hostile],
+    [
+      'a member',
+      proxy.MemberView,
+      [
+        { id: 'usr_1', language: 'en', email: 'internal@example.com', phone: '+1 555' },
+        { id: 'usr_1', language: 'en', uniqueId: 'u', userStatus: 'activeUser', internalFlag: true },
+        { id: 'usr_1', language: 'en', userStatus: 'archived' },
+        { id: 7, language: 'en' },
+      ],
+    ],
+    [
+      'a subscription',
+      proxy.SubscriptionView,
+      [
+        { ...subscription, internalPrice: 10, renewFrom: '2027-01-01' },
+        { ...subscription, active: 2 },
+        { ...subscription, canceledAt: 3 },
+      ],
+    ],
+    [
+      'a prescription request',
+      proxy.PrescriptionView,
+      [
+        { prescriptionId: 'rx_1', userId: 'usr_1', status: 'pending', createdAt: 'x', internalNote: 'n' },
+        { prescriptionId: 'rx_1', userId: 'usr_1', status: 3, createdAt: 'x' },
+      ],
+    ],
   ];
   for (const [name, schema, values] of views) {
     it(`${name}: the same values pass, with the same fields and nothing more`, () => {
@@ -184,6 +218,11 @@ describe('the projections decide alike compiled (on Node) and interpreted (elsew
         assert.deepEqual(decide(compiled, value), interpreted, JSON.stringify(value).slice(0, 200));
         if ('data' in interpreted) assert.ok(!JSON.stringify(interpreted.data).includes('internal'));
       }
+      // Both outcomes occur, so the comparison is not only ever between two successes.
+      assert.deepEqual([...new Set(values.map((value) => 'data' in decide(schema, value)))].sort(), [
+        false,
+        true,
+      ]);
     });
   }
 });

@@ -386,4 +386,25 @@ describe('MemoryStore specifics', () => {
     off2();
     assert.equal(store.listenerCount('c'), 0);
   });
+
+  it('getManyAndGeneration reads through getMany and generation, so a subclass that changes them is heard', async () => {
+    // As a store that came back empty: a new generation, and a key it no longer has.
+    class Replaced extends MemoryStore {
+      override async generation(): Promise<string> {
+        return 'replaced:1700000000000';
+      }
+      override async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
+        return keys.map(() => undefined);
+      }
+    }
+    const store = new Replaced();
+    await store.set('a', '1', 60_000);
+    assert.deepEqual(await store.getManyAndGeneration(['a']), [[undefined], 'replaced:1700000000000']);
+    const plain = new MemoryStore();
+    await plain.set('a', '1', 60_000);
+    assert.deepEqual(await plain.getManyAndGeneration(['a', 'b']), [
+      ['1', undefined],
+      await plain.generation(),
+    ]);
+  });
 });
