@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { limitBody } from '../server/body-limit.js';
 import { ProblemError } from '../server/problems.js';
-import { compressLargeJson, COMPRESS_THRESHOLD } from './compress.js';
+import { compressLargeJson } from './compress.js';
 import type { Identified, ProxyCore, ProxyEnv } from './context.js';
 import { EVENT_STREAM_HEADERS, isHardened, NO_STORE_HEADERS } from './http.js';
 import { declaresBody, header } from '../server/request-header.js';
@@ -19,12 +19,12 @@ import {
  * answer gzipped for a browser that takes it (compress.ts), the no-store headers on any answer
  * made elsewhere, and one log line per request (S17).
  */
-export const finishAnswers = (core: ProxyCore, compressAbove = COMPRESS_THRESHOLD) =>
+export const finishAnswers = (core: ProxyCore) =>
   createMiddleware<ProxyEnv>(async (c, next) => {
     const started = Date.now();
     await next();
     try {
-      compressLargeJson(c, compressAbove);
+      compressLargeJson(c);
       keepFromCaches(c);
     } catch (error) {
       // Logged as what it becomes: the error handler's 500.

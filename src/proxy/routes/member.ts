@@ -102,11 +102,8 @@ export function memberRoutes(core: ProxyCore) {
     const facts = await memory.of(userId, views);
     return views.map((v) => ({ ...v, ...facts.get(v.consultationId) }));
   };
-  const rememberedOne = async (userId: string, record: unknown): Promise<RememberedConsultation> => {
-    const one = view(ConsultationView, record);
-    const facts = (await memory.of(userId, [one])).get(one.consultationId);
-    return facts ? { ...one, ...facts } : one;
-  };
+  const rememberedOne = async (userId: string, record: unknown) =>
+    (await remembered(userId, [record]))[0] as RememberedConsultation;
   // Reads are not cancelled when the browser goes away: each ends within the upstream timeout
   // anyway, and watching every request's signal would cost about a tenth of a read's CPU.
 
