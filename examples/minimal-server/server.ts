@@ -22,7 +22,7 @@ import { compress } from 'hono/compress';
 import { setSignedCookie } from 'hono/cookie';
 import { parseSigned } from 'hono/utils/cookie';
 import { createProxy, devSignInRefusal, devSignInRequestRefusal, type Member } from 'consult-elements/proxy';
-import { pooledFetch, socketAddress } from 'consult-elements/proxy/node';
+import { pooledFetch, sendEventStreamsToNode, socketAddress } from 'consult-elements/proxy/node';
 
 const env = (name: string, fallback?: string): string => {
   const value = process.env[name] ?? fallback;
@@ -158,7 +158,9 @@ void devSignInStartRefusal().then((refusal) => {
     process.exit(1);
   }
   if (devSignIn) console.warn('Development sign-in is on: open /dev/sign-in?member=alex');
-  serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8080), hostname: HOST }, (info) =>
-    console.log(`Listening on http://${HOST}:${info.port}`),
+  // Members' event streams go straight into Node's responses: less memory for each one open.
+  serve(
+    { fetch: sendEventStreamsToNode(app.fetch), port: Number(process.env.PORT ?? 8080), hostname: HOST },
+    (info) => console.log(`Listening on http://${HOST}:${info.port}`),
   );
 });

@@ -15,6 +15,7 @@ const entry = loadWithPeers(
 export const {
   forwardedClientAddress,
   pooledFetch,
+  sendEventStreamsToNode,
   socketAddress,
   startProxyServer,
   trustedProxyList,

@@ -4,6 +4,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { closeWhenBodyUnread } from '../server/node-connection.js';
 import './compiled-views.node.js';
+import { sendEventStreamsToNode } from './event-streams.node.js';
 import { isIP, type AddressInfo, type BlockList } from 'node:net';
 import type { ProxyOptions } from './options.js';
 import type { ProxyEnv } from './context.js';
@@ -14,6 +15,7 @@ import { pooledFetch } from './upstream-fetch.node.js';
 import { trustedProxyList } from './trusted-proxies.node.js';
 
 export { trustedProxyList };
+export { sendEventStreamsToNode };
 
 export { webPushSender } from './push/web-push-sender.node.js';
 export { pooledFetch, type PooledFetch, type PooledFetchOptions } from './upstream-fetch.node.js';
@@ -111,7 +113,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
   return new Promise((resolve, reject) => {
     const server: ServerType = serve(
       {
-        fetch: closeWhenBodyUnread(app.fetch),
+        fetch: sendEventStreamsToNode(closeWhenBodyUnread(app.fetch)),
         port: options.port ?? 8787,
         hostname,
         serverOptions: {

@@ -15,64 +15,107 @@ const RELEASE_RETRY_MS = 500;
 
 const slotKey = (owner: string, index: number) => `stream-slot:${owner}:${index}`;
 
+/** A held place: renewed on its ticker while its stream is open, given back on release. */
 export interface Place {
   release(): void;
 }
 
+/** What a {@link Ticker} calls every tick. */
+export interface Ticking {
+  tick(): void;
+}
+
 /**
- * One timer for many open streams: calls every task added every `everyMs`, runs only while it has
- * tasks. A timer per stream (with its closure) costs memory for each one held open; this costs it once.
+ * One timer for many open streams: calls `tick()` of everything added, every `everyMs`, and runs
+ * only while it has something to call. A timer per stream (with its closure) costs memory for each
+ * one held open; this costs it once.
  */
 export class Ticker {
-  readonly #tasks = new Set<() => void>();
+  readonly #items = new Set<Ticking>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly everyMs: number,
-    /** Whether the timer keeps the process running while it has tasks. */
+    /** Whether the timer keeps the process running while it has something to call. */
     private readonly keepsAlive: boolean,
   ) {}
 
-  /** Calls `task` every tick until the returned function is called. */
-  add(task: () => void): () => void {
-    this.#tasks.add(task);
+  add(item: Ticking): void {
+    this.#items.add(item);
     if (!this.#timer) {
       this.#timer = setInterval(() => {
-        for (const each of this.#tasks) each();
+        for (const each of this.#items) each.tick();
       }, this.everyMs);
       if (!this.keepsAlive) this.#timer.unref?.();
     }
-    return () => {
-      this.#tasks.delete(task);
-      if (this.#tasks.size === 0 && this.#timer) {
-        clearInterval(this.#timer);
-        this.#timer = undefined;
-      }
-    };
+  }
+
+  delete(item: Ticking): void {
+    this.#items.delete(item);
+    if (this.#items.size === 0 && this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
   }
 }
 
-/** Keeps a place held: renewed every third of its lease (on `renewals`), given back (retried while the store does not answer) on release. */
-function held(
-  renewals: Ticker,
-  renew: () => Promise<unknown>,
-  giveBack: () => Promise<unknown>,
-  leaseMs: number,
-): Place {
-  const stopRenewing = renewals.add(() => void renew().catch(() => undefined));
-  return {
-    release(): void {
-      stopRenewing();
-      const until = Date.now() + leaseMs;
-      const attempt = (): void => {
-        // A store that does not answer is asked again until the lease would have lapsed anyway.
-        void giveBack().catch(() => {
-          if (Date.now() < until) setTimeout(attempt, RELEASE_RETRY_MS).unref?.();
-        });
-      };
-      attempt();
-    },
-  };
+/**
+ * A place held as a lease in the store: renewed every third of the lease (on `renewals`), given
+ * back on release, tried again while the store does not answer. One object per place, with no
+ * closures, since one is held for every open stream.
+ */
+class Lease implements Place, Ticking {
+  readonly #core: ProxyCore;
+  readonly #key: string;
+  readonly #streamId: string;
+  readonly #leaseMs: number;
+  readonly #renewals: Ticker;
+  /** Counted in one key with the address's other places (the store's lease commands), or a key of its own. */
+  readonly #shared: boolean;
+
+  constructor(
+    core: ProxyCore,
+    key: string,
+    streamId: string,
+    leaseMs: number,
+    renewals: Ticker,
+    shared: boolean,
+  ) {
+    this.#core = core;
+    this.#key = key;
+    this.#streamId = streamId;
+    this.#leaseMs = leaseMs;
+    this.#renewals = renewals;
+    this.#shared = shared;
+    renewals.add(this);
+  }
+
+  tick(): void {
+    const { store } = this.#core;
+    void (
+      this.#shared
+        ? store.renewLease?.(this.#key, this.#streamId, this.#leaseMs)
+        : store.set(this.#key, this.#streamId, this.#leaseMs)
+    )?.catch(() => undefined);
+  }
+
+  release(): void {
+    this.#renewals.delete(this);
+    this.#giveBack(Date.now() + this.#leaseMs);
+  }
+
+  #giveBack(until: number): void {
+    const { store } = this.#core;
+    const key = this.#key;
+    const given = this.#shared
+      ? store.releaseLease?.(key, this.#streamId)
+      : // Only if still this stream's: a lease that lapsed may be another's now.
+        store.get(key).then((holder) => (holder === this.#streamId ? store.delete(key) : undefined));
+    // A store that does not answer is asked again until the lease would have lapsed anyway.
+    void given?.catch(() => {
+      if (Date.now() < until) setTimeout(() => this.#giveBack(until), RELEASE_RETRY_MS).unref?.();
+    });
+  }
 }
 
 /**
@@ -89,14 +132,8 @@ export async function claimSlot(
 ): Promise<Place | undefined> {
   for (let index = 0; index < limit; index++) {
     const key = slotKey(owner, index);
-    if (!(await core.store.setIfAbsent(key, streamId, leaseMs))) continue;
-    return held(
-      renewals,
-      () => core.store.set(key, streamId, leaseMs),
-      // Only if still this stream's: a lease that lapsed may be another's now.
-      async () => ((await core.store.get(key)) === streamId ? core.store.delete(key) : undefined),
-      leaseMs,
-    );
+    if (await core.store.setIfAbsent(key, streamId, leaseMs))
+      return new Lease(core, key, streamId, leaseMs, renewals, false);
   }
   return undefined;
 }
@@ -115,16 +152,10 @@ export async function claimAddressPlace(
 ): Promise<Place | undefined> {
   const { store } = core;
   const limit = core.limits.streamsPerAddress;
-  const { acquireLease, renewLease, releaseLease } = store;
-  if (!acquireLease || !renewLease || !releaseLease) {
+  if (!store.acquireLease || !store.renewLease || !store.releaseLease) {
     return claimSlot(core, `address:${address}`, limit, streamId, leaseMs, renewals);
   }
   const key = `stream-address:${address}`;
-  if (!(await acquireLease.call(store, key, streamId, limit, leaseMs))) return undefined;
-  return held(
-    renewals,
-    () => renewLease.call(store, key, streamId, leaseMs),
-    () => releaseLease.call(store, key, streamId),
-    leaseMs,
-  );
+  if (!(await store.acquireLease(key, streamId, limit, leaseMs))) return undefined;
+  return new Lease(core, key, streamId, leaseMs, renewals, true);
 }

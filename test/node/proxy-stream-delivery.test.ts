@@ -1,0 +1,272 @@
+/**
+ * The two ways an event stream leaves the proxy: straight into Node's response (`startProxyServer`,
+ * through `sendEventStreamsToNode`) and through the response's body (the proxy mounted under a
+ * server of the partner's own, or any other runtime). Both send the same bytes with the same headers,
+ * keep what was written before the response went out, and hear a client that leaves.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+import { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxy } from '../../src/proxy/proxy.js';
+import { demoSignIn } from '../../src/proxy/demo.js';
+import { sendEventStreamsToNode } from '../../src/proxy/event-streams.node.js';
+import { formatSSE, sseResponse, SSEStream } from '../../src/proxy/sse.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { eventually, openEventStream, SESSION_SECRET, type SseStream } from './support/proxy.js';
+
+type Fetch = (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
+
+async function listen(fetch: Fetch): Promise<{ url: string; close(): Promise<void> }> {
+  return new Promise((resolve) => {
+    const server: ServerType = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({
+        url: `http://127.0.0.1:${info.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
+      }),
+    );
+  });
+}
+
+/** An app whose `/events` writes before and after its response is sent, and waits for its client to leave. */
+function streamingApp() {
+  const opened: { stream: SSEStream; sentTo: unknown; left: boolean }[] = [];
+  const app = new Hono()
+    .use(async (c, next) => {
+      await next();
+      c.res.headers.set('x-added-after', 'yes');
+    })
+    .get('/events', () => {
+      const record = { left: false } as (typeof opened)[number];
+      const response = sseResponse(async (s) => {
+        record.stream = s;
+        // Where its text goes, once the response is sent.
+        s.sendTo = (target) => {
+          record.sentTo = target;
+          SSEStream.prototype.sendTo.call(s, target);
+        };
+        s.write(': open\n\n');
+        s.writeSSE({ event: 'ready', data: '{"a":1}' });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        s.writeSSE({ event: 'later', id: '7', data: 'one\ntwo' });
+        await new Promise<void>((resolve) =>
+          s.onAbort(() => {
+            record.left = true;
+            resolve();
+          }),
+        );
+      });
+      opened.push(record);
+      return response;
+    });
+  return { app, opened };
+}
+
+const streams: SseStream[] = [];
+after(() => {
+  for (const stream of streams) stream.close();
+});
+
+async function readAll(url: string): Promise<SseStream> {
+  const stream = await openEventStream(url);
+  streams.push(stream);
+  await stream.next((item) => item.event === 'later');
+  return stream;
+}
+
+describe('an event stream, straight into Node’s response or through the body', () => {
+  it('sends the same bytes and headers either way; on Node the body is never read', async () => {
+    const direct = streamingApp();
+    const viaNode = await listen(sendEventStreamsToNode(direct.app.fetch as Fetch) as Fetch);
+    const body = streamingApp();
+    const viaBody = await listen(body.app.fetch as Fetch);
+    try {
+      const [a, b] = await Promise.all([readAll(`${viaNode.url}/events`), readAll(`${viaBody.url}/events`)]);
+      const expected =
+        ': open\n\nevent: ready\ndata: {"a":1}\n\nevent: later\ndata: one\ndata: two\nid: 7\n\n';
+      assert.equal(a.text(), expected);
+      assert.equal(b.text(), expected);
+      for (const stream of [a, b]) {
+        assert.equal(stream.headers.get('content-type'), 'text/event-stream');
+        assert.equal(stream.headers.get('cache-control'), 'no-store, no-transform');
+        assert.equal(stream.headers.get('x-accel-buffering'), 'no');
+        // A header a middleware added after the route answered is sent too.
+        assert.equal(stream.headers.get('x-added-after'), 'yes');
+      }
+      assert.ok(direct.opened[0]?.sentTo instanceof ServerResponse, 'Node’s response took the text');
+      assert.ok(body.opened[0]?.sentTo, 'the body took the text');
+      assert.ok(!(body.opened[0]?.sentTo instanceof ServerResponse));
+
+      // The client leaves: each way, the stream hears it.
+      a.close();
+      b.close();
+      await eventually('both streams to hear their client left', () =>
+        direct.opened[0]?.left && body.opened[0]?.left ? true : undefined,
+      );
+      assert.equal(direct.opened[0]?.stream.aborted, true);
+      assert.equal(body.opened[0]?.stream.aborted, true);
+    } finally {
+      await viaNode.close();
+      await viaBody.close();
+    }
+  });
+
+  it('ends the response when the stream closes, after what was written', async () => {
+    for (const wrap of [(f: Fetch) => sendEventStreamsToNode(f) as Fetch, (f: Fetch) => f]) {
+      const app = new Hono().get('/events', () =>
+        sseResponse(async (s) => {
+          s.writeSSE({ event: 'only', data: 'x' });
+        }),
+      );
+      const server = await listen(wrap(app.fetch as Fetch));
+      try {
+        const stream = await openEventStream(`${server.url}/events`);
+        streams.push(stream);
+        await eventually('the end of the stream', () => stream.ended() || undefined);
+        assert.equal(stream.text(), 'event: only\ndata: x\n\n');
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('a stream whose setup fails says error, logged by its owner, and ends', async () => {
+    const heard: string[] = [];
+    const app = new Hono().get('/events', () =>
+      sseResponse(
+        async (s) => {
+          s.write(': open\n\n');
+          throw new Error('the store did not answer');
+        },
+        (error) => void heard.push(error.message),
+      ),
+    );
+    const server = await listen(sendEventStreamsToNode(app.fetch as Fetch) as Fetch);
+    try {
+      const stream = await openEventStream(`${server.url}/events`);
+      streams.push(stream);
+      await eventually('the end of the stream', () => stream.ended() || undefined);
+      assert.equal(stream.text(), ': open\n\nevent: error\ndata: the store did not answer\n\n');
+      assert.deepEqual(heard, ['the store did not answer']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('other answers pass as they are, whatever their path', async () => {
+    const app = new Hono()
+      .get('/events/plain', (c) => c.json({ plain: true }))
+      .post('/events', (c) => c.json({ posted: true }));
+    const server = await listen(sendEventStreamsToNode(app.fetch as Fetch) as Fetch);
+    try {
+      const plain = await fetch(`${server.url}/events/plain`);
+      assert.deepEqual(await plain.json(), { plain: true });
+      const posted = await fetch(`${server.url}/events`, { method: 'POST' });
+      assert.deepEqual(await posted.json(), { posted: true });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('SSEStream', () => {
+  it('keeps what was written before it is sent, in order, and drops writes after it ends', () => {
+    const stream = new SSEStream();
+    stream.write('a');
+    stream.writeSSE({ data: 'b' });
+    const sent: string[] = [];
+    let ended = 0;
+    stream.sendTo({ write: (text) => sent.push(text), end: () => ended++ });
+    stream.write('c');
+    // Sent once only: a second target is not given anything.
+    stream.sendTo({ write: () => assert.fail('a second target'), end: () => assert.fail('a second target') });
+    stream.close();
+    stream.write('d');
+    assert.deepEqual(sent, ['a', 'data: b\n\n', 'c']);
+    assert.equal(ended, 1);
+
+    const left = new SSEStream();
+    let told = 0;
+    left.onAbort(() => told++);
+    left.abort();
+    left.abort();
+    left.write('dropped');
+    const nothing: string[] = [];
+    left.sendTo({ write: (text) => nothing.push(text), end: () => undefined });
+    assert.equal(told, 1);
+    assert.deepEqual(nothing, []);
+  });
+
+  it('a body read after the stream closed still has everything, then ends', async () => {
+    const stream = new SSEStream();
+    stream.write(': open\n\n');
+    stream.writeSSE({ event: 'bye', data: '{}' });
+    stream.close();
+    assert.equal(await new Response(stream.readable()).text(), ': open\n\nevent: bye\ndata: {}\n\n');
+  });
+
+  it('formats messages as the event-stream format has them, and refuses a line break in a name or id', () => {
+    assert.equal(formatSSE({ data: 'a\r\nb\rc\nd' }), 'data: a\ndata: b\ndata: c\ndata: d\n\n');
+    assert.equal(
+      formatSSE({ event: 'e', id: '1.2', retry: 3000, data: '' }),
+      'event: e\ndata: \nid: 1.2\nretry: 3000\n\n',
+    );
+    assert.throws(() => formatSSE({ event: 'a\nb', data: '' }), /event must not contain/);
+    assert.throws(() => formatSSE({ id: '1\r', data: '' }), /id must not contain/);
+  });
+});
+
+describe('a member’s stream through the body (the proxy under a Node server of the partner’s own)', () => {
+  let sandbox: TestSandbox;
+  let server: { url: string; close(): Promise<void> };
+  before(async () => {
+    sandbox = await startTestSandbox();
+    const proxy = createProxy({
+      upstreamUrl: sandbox.url,
+      apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
+      sessionSecret: SESSION_SECRET,
+      authenticate: demoSignIn(),
+      heartbeatMs: 50,
+      logger: () => undefined,
+      limits: { streamsPerMember: 1 },
+    });
+    server = await listen(new Hono().route('/api/consult', proxy).fetch as Fetch);
+  });
+  after(async () => {
+    await server?.close();
+    await sandbox?.close();
+  });
+
+  it('says ready, keeps alive, and frees the member’s place when the client leaves', async () => {
+    const signIn = await fetch(`${server.url}/api/consult/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ demoUser: 'alex' }),
+    });
+    const { token } = (await signIn.json()) as { token: string };
+    const first = await openEventStream(`${server.url}/api/consult/events`, token);
+    streams.push(first);
+    await first.next((item) => item.event === 'ready');
+    await first.next((item) => item.comment === 'heartbeat');
+    const second = await openEventStream(`${server.url}/api/consult/events`, token);
+    streams.push(second);
+    assert.equal(second.status, 429, 'one stream per member here');
+    second.close();
+    first.close();
+    const again = await eventually('the place to free up', async () => {
+      const attempt = await openEventStream(`${server.url}/api/consult/events`, token);
+      streams.push(attempt);
+      if (attempt.status === 200) return attempt;
+      attempt.close();
+      return undefined;
+    });
+    await again.next((item) => item.event === 'ready');
+    again.close();
+  });
+});
