@@ -21,18 +21,40 @@ export function sendEventStreamsToNode<Handler extends FetchHandler>(handler: Ha
   return ((request: Request, env: Bindings) => {
     const answer = handler(request, env);
     // Only `GET …/events` opens a stream: every other answer passes as it is, with no wait added.
-    if (request.method !== 'GET' || !env.incoming.url?.includes('/events')) return answer;
+    if (request.method !== 'GET' || !env?.incoming?.url?.includes('/events')) return answer;
     return answer instanceof Promise
       ? answer.then((response) => handOver(response, env))
       : handOver(answer, env);
   }) as Handler;
 }
 
+/**
+ * What tells the Node adapter the answer is sent already: a response with the header of the
+ * adapter's own sentinel. Made here, at the first hand-over, with its body read once: once the
+ * adapter has put its own `Response` in place (it does so when it starts serving), a response made
+ * keeps a cached form that the adapter writes out as it is, ignoring that header, until something
+ * reads its body.
+ */
+let alreadySent: Response | undefined;
+function sentAlready(): Response {
+  if (!alreadySent) {
+    alreadySent = new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
+    void alreadySent.bodyUsed;
+  }
+  return alreadySent;
+}
+
 function handOver(response: Response, env: Bindings): Response {
   const stream = eventStreamOf(response);
   const { outgoing } = env;
-  // An HTTP/2 response is not one: its stream goes through the body, as anywhere else.
-  if (!stream || !(outgoing instanceof ServerResponse) || outgoing.headersSent) return response;
+  // Not a stream of ours, one being read already, or an HTTP/2 response: sent as the adapter sends it.
+  if (!stream || stream.sending || !(outgoing instanceof ServerResponse) || outgoing.headersSent)
+    return response;
+  if (outgoing.destroyed || outgoing.socket?.destroyed === true) {
+    // The client left while the stream was being opened: it ends now, giving back its places.
+    stream.abort();
+    return sentAlready();
+  }
   const head: OutgoingHttpHeaders = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') head[name] = value;
@@ -41,7 +63,7 @@ function handOver(response: Response, env: Bindings): Response {
   if (cookies.length > 0) head['set-cookie'] = cookies;
   outgoing.writeHead(response.status, head);
   stream.sendTo(outgoing);
-  // Closed by the client (or by the end): the stream hears it, as from a cancelled body.
+  // The client left (or the stream ended and the response with it): the stream hears it.
   outgoing.once('close', () => stream.abort());
-  return RESPONSE_ALREADY_SENT;
+  return sentAlready();
 }

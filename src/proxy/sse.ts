@@ -13,8 +13,14 @@ import { eventStream } from './http.js';
 
 const encoder = new TextEncoder();
 
-/** The stream behind a response made by {@link sseResponse}. */
+/**
+ * The stream behind the body of a response made by {@link sseResponse}. On the body, not the
+ * response: a middleware that adds a header after the route (Hono's CORS, `c.header()`) makes a
+ * new response around the same body.
+ */
 const EVENT_STREAM = Symbol('consult.eventStream');
+
+type TaggedBody = ReadableStream<Uint8Array> & { [EVENT_STREAM]?: SSEStream };
 
 export interface SSEMessage {
   data: string;
@@ -72,7 +78,11 @@ export class SSEStream {
     this.aborted = true;
     const listener = this.#onAbort;
     this.#onAbort = undefined;
-    listener?.();
+    try {
+      listener?.();
+    } catch {
+      // Heard where the client left (a socket's close, a cancel): nothing there can take a failure.
+    }
   }
 
   close(): void {
@@ -87,7 +97,7 @@ export class SSEStream {
    * Node, `startProxyServer` hands Node's response itself here, and the body is never read.
    */
   sendTo(target: SSETarget): void {
-    if (this.#target) return;
+    if (this.#target) throw new Error('This event stream is being sent already.');
     this.#target = target;
     for (const text of this.#pending ?? []) target.write(text);
     this.#pending = undefined;
@@ -98,8 +108,13 @@ export class SSEStream {
    * The response's body, which takes the text from when the runtime first reads it.
    * `request`'s abort signal also ends the stream, where a runtime says so that way.
    */
+  /** Whether the text has somewhere to go yet (the body is being read, or Node's response took it). */
+  get sending(): boolean {
+    return this.#target !== undefined;
+  }
+
   readable(request?: Request): ReadableStream<Uint8Array> {
-    return new ReadableStream<Uint8Array>(
+    const body: TaggedBody = new ReadableStream<Uint8Array>(
       {
         pull: (controller) => {
           if (this.#target) return;
@@ -130,12 +145,14 @@ export class SSEStream {
       // Nothing is pulled until the runtime reads: a stream sent to Node's response never is.
       { highWaterMark: 0 },
     );
+    body[EVENT_STREAM] = this;
+    return body;
   }
 }
 
 /** The event stream behind `response`, when {@link sseResponse} made it. */
 export const eventStreamOf = (response: Response): SSEStream | undefined =>
-  (response as Response & { [EVENT_STREAM]?: SSEStream })[EVENT_STREAM];
+  (response.body as TaggedBody | null)?.[EVENT_STREAM];
 
 /**
  * Answers with an event stream that `run` writes to; when `run` throws, `onError` hears it and the
@@ -162,7 +179,5 @@ export function sseResponse(
       }
     },
   );
-  const response = eventStream(stream.readable(request)) as Response & { [EVENT_STREAM]?: SSEStream };
-  response[EVENT_STREAM] = stream;
-  return response;
+  return eventStream(stream.readable(request));
 }

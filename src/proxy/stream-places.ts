@@ -44,7 +44,13 @@ export class Ticker {
     this.#items.add(item);
     if (!this.#timer) {
       this.#timer = setInterval(() => {
-        for (const each of this.#items) each.tick();
+        for (const each of this.#items) {
+          try {
+            each.tick();
+          } catch {
+            // One stream's failure (a store's own, say) does not keep the others' ticks from running.
+          }
+        }
       }, this.everyMs);
       if (!this.keepsAlive) this.#timer.unref?.();
     }
@@ -91,12 +97,15 @@ class Lease implements Place, Ticking {
   }
 
   tick(): void {
+    void this.#renew().catch(() => undefined);
+  }
+
+  // Async, so that a store that fails at once (a partner's own) fails as a rejection, as one that fails later does.
+  async #renew(): Promise<unknown> {
     const { store } = this.#core;
-    void (
-      this.#shared
-        ? store.renewLease?.(this.#key, this.#streamId, this.#leaseMs)
-        : store.set(this.#key, this.#streamId, this.#leaseMs)
-    )?.catch(() => undefined);
+    return this.#shared
+      ? store.renewLease?.(this.#key, this.#streamId, this.#leaseMs)
+      : store.set(this.#key, this.#streamId, this.#leaseMs);
   }
 
   release(): void {
@@ -105,16 +114,18 @@ class Lease implements Place, Ticking {
   }
 
   #giveBack(until: number): void {
-    const { store } = this.#core;
-    const key = this.#key;
-    const given = this.#shared
-      ? store.releaseLease?.(key, this.#streamId)
-      : // Only if still this stream's: a lease that lapsed may be another's now.
-        store.get(key).then((holder) => (holder === this.#streamId ? store.delete(key) : undefined));
     // A store that does not answer is asked again until the lease would have lapsed anyway.
-    void given?.catch(() => {
+    this.#return().catch(() => {
       if (Date.now() < until) setTimeout(() => this.#giveBack(until), RELEASE_RETRY_MS).unref?.();
     });
+  }
+
+  async #return(): Promise<unknown> {
+    const { store } = this.#core;
+    const key = this.#key;
+    if (this.#shared) return store.releaseLease?.(key, this.#streamId);
+    // Only if still this stream's: a lease that lapsed may be another's now.
+    if ((await store.get(key)) === this.#streamId) return store.delete(key);
   }
 }
 

@@ -8,14 +8,24 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
-import { ServerResponse } from 'node:http';
+import { request as httpRequest, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from '../../src/proxy/proxy.js';
 import { demoSignIn } from '../../src/proxy/demo.js';
 import { sendEventStreamsToNode } from '../../src/proxy/event-streams.node.js';
 import { formatSSE, sseResponse, SSEStream } from '../../src/proxy/sse.js';
+import { MemoryStore } from '../../src/proxy/store.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
-import { eventually, openEventStream, SESSION_SECRET, type SseStream } from './support/proxy.js';
+import {
+  ALLOWED_ORIGIN,
+  eventually,
+  openEventStream,
+  SESSION_SECRET,
+  sleep,
+  startTestProxy,
+  type SseStream,
+  type TestProxy,
+} from './support/proxy.js';
 
 type Fetch = (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
 
@@ -173,6 +183,144 @@ describe('an event stream, straight into Node’s response or through the body',
       await server.close();
     }
   });
+
+  it('sends every header a middleware added after the route, two cookies as two', async () => {
+    const app = new Hono()
+      .use(async (c, next) => {
+        await next();
+        c.header('set-cookie', 'a=1; Path=/', { append: true });
+        c.header('set-cookie', 'b=2; Path=/', { append: true });
+        c.header('vary', 'Origin', { append: true });
+      })
+      .get('/events', () =>
+        sseResponse(async (s) => {
+          s.writeSSE({ event: 'only', data: 'x' });
+        }),
+      );
+    const sentTo: unknown[] = [];
+    const original = SSEStream.prototype.sendTo;
+    SSEStream.prototype.sendTo = function (target) {
+      sentTo.push(target);
+      original.call(this, target);
+    };
+    const server = await listen(sendEventStreamsToNode(app.fetch as Fetch) as Fetch);
+    try {
+      const response = await fetch(`${server.url}/events`);
+      assert.equal(await response.text(), 'event: only\ndata: x\n\n');
+      assert.deepEqual(response.headers.getSetCookie(), ['a=1; Path=/', 'b=2; Path=/']);
+      assert.equal(response.headers.get('vary'), 'Origin');
+      assert.ok(sentTo[0] instanceof ServerResponse, 'the stream went straight into Node’s response');
+    } finally {
+      SSEStream.prototype.sendTo = original;
+      await server.close();
+    }
+  });
+});
+
+describe('the proxy under startProxyServer', () => {
+  /** Where each stream's text went: Node's response, or a body. */
+  const sentTo: string[] = [];
+  const original = SSEStream.prototype.sendTo;
+  /** Claims of a stream slot take 300 ms while `slow` (a store a round trip away, under load). */
+  class SlowClaims extends MemoryStore {
+    slow = false;
+    /** While true, `get` fails at once rather than as a rejected promise (a partner's own store). */
+    throwing = false;
+    override async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+      if (this.slow && key.startsWith('stream-slot:')) await sleep(300);
+      return super.setIfAbsent(key, value, ttlMs);
+    }
+    override get(key: string): Promise<string | undefined> {
+      if (this.throwing) throw new Error('not connected');
+      return super.get(key);
+    }
+  }
+  const store = new SlowClaims();
+  let proxy: TestProxy;
+  before(async () => {
+    SSEStream.prototype.sendTo = function (target) {
+      sentTo.push(target instanceof ServerResponse ? 'node' : 'body');
+      original.call(this, target);
+    };
+    proxy = await startTestProxy({ store, heartbeatMs: 100, limits: { streamsPerMember: 1 } });
+  });
+  after(async () => {
+    SSEStream.prototype.sendTo = original;
+    await proxy?.close();
+  });
+
+  /** A stream of the member's, once their one place is free (a stream closed just before frees it a moment later). */
+  const openWhenFree = (token: string, headers: Record<string, string> = {}) =>
+    eventually('the member’s place to be free', async () => {
+      const attempt = await openEventStream(`${proxy.url}/events`, token, headers);
+      streams.push(attempt);
+      if (attempt.status === 200) return attempt;
+      attempt.close();
+      return undefined;
+    });
+
+  it('hands every stream to Node, a cross-origin page’s too (its CORS headers on it)', async () => {
+    const token = await proxy.session('alex');
+    for (const headers of [{}, { origin: ALLOWED_ORIGIN }] as Record<string, string>[]) {
+      sentTo.length = 0;
+      const stream = await openWhenFree(token, headers);
+      await stream.next((item) => item.event === 'ready');
+      assert.deepEqual(sentTo, ['node'], JSON.stringify(headers));
+      if (headers.origin) assert.equal(stream.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
+      stream.close();
+    }
+  });
+
+  it('a client that leaves while its stream is being opened does not keep its place', async () => {
+    const token = await proxy.session('sam');
+    store.slow = true;
+    try {
+      // Asks, then leaves 50 ms later: before the route has answered.
+      await new Promise<void>((resolve, reject) => {
+        const asked = httpRequest(`${proxy.url}/events`, {
+          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+        });
+        asked.on('error', () => resolve());
+        asked.on('response', () => reject(new Error('answered before the client left')));
+        asked.end();
+        setTimeout(() => {
+          asked.destroy();
+          resolve();
+        }, 50);
+      });
+      await sleep(400);
+    } finally {
+      store.slow = false;
+    }
+    // The token lasts minutes: a place kept until it expires would give 429 all this time.
+    const next = await openWhenFree(token);
+    await next.next((item) => item.event === 'ready');
+    next.close();
+  });
+
+  it('a store that fails at once while a stream lets go ends nothing but that stream', async () => {
+    const uncaught: unknown[] = [];
+    const hear = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', hear);
+    try {
+      const token = await proxy.session('riley');
+      const stream = await openEventStream(`${proxy.url}/events`, token);
+      streams.push(stream);
+      await stream.next((item) => item.event === 'ready');
+      store.throwing = true;
+      stream.close();
+      await sleep(300);
+      store.throwing = false;
+      assert.deepEqual(uncaught, []);
+      // The proxy serves on, and the member's one place comes back: its release is tried again
+      // once the store answers, long before its lease would lapse.
+      const again = await openWhenFree(token);
+      await again.next((item) => item.event === 'ready');
+      again.close();
+    } finally {
+      process.off('uncaughtException', hear);
+    }
+  });
 });
 
 describe('SSEStream', () => {
@@ -184,8 +332,12 @@ describe('SSEStream', () => {
     let ended = 0;
     stream.sendTo({ write: (text) => sent.push(text), end: () => ended++ });
     stream.write('c');
-    // Sent once only: a second target is not given anything.
-    stream.sendTo({ write: () => assert.fail('a second target'), end: () => assert.fail('a second target') });
+    // Sent one way only.
+    assert.equal(stream.sending, true);
+    assert.throws(
+      () => stream.sendTo({ write: () => assert.fail('a second target'), end: () => undefined }),
+      /being sent already/,
+    );
     stream.close();
     stream.write('d');
     assert.deepEqual(sent, ['a', 'data: b\n\n', 'c']);
@@ -209,6 +361,22 @@ describe('SSEStream', () => {
     stream.writeSSE({ event: 'bye', data: '{}' });
     stream.close();
     assert.equal(await new Response(stream.readable()).text(), ': open\n\nevent: bye\ndata: {}\n\n');
+  });
+
+  it('a body being read hears its request’s abort signal as the client leaving', async () => {
+    const stream = new SSEStream();
+    let told = 0;
+    stream.onAbort(() => told++);
+    const client = new AbortController();
+    const reader = stream
+      .readable(new Request('http://proxy.test/events', { signal: client.signal }))
+      .getReader();
+    stream.write(': open\n\n');
+    const first = await reader.read();
+    assert.equal(new TextDecoder().decode(first.value), ': open\n\n');
+    client.abort();
+    assert.equal(stream.aborted, true);
+    assert.equal(told, 1);
   });
 
   it('formats messages as the event-stream format has them, and refuses a line break in a name or id', () => {

@@ -161,15 +161,14 @@ class MemberStream implements Ticking {
     // Bytes at once: an intermediary that waits for the body to send the headers sends them now,
     // and the page knows the stream passes before anything has happened.
     stream.write(': open\n\n');
-    const finish = this.#finish.bind(this);
-    stream.onAbort(finish);
-    this.#unsubscribe = core.store.subscribe(eventsChannel(userId), this.#heard.bind(this));
-    // This session ended (signed out here, or everywhere): the stream says so and closes.
-    this.#unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), this.#ended.bind(this));
-    this.#stopCatchingUp = core.store.resubscribed?.(this.#catchUpUntilDone.bind(this, 0));
+    stream.onAbort(this.#finish.bind(this));
     this.#shared.heartbeats.add(this);
     this.#expiry = setTimeout(this.#expire.bind(this), Math.max(0, expiresAt - Date.now()));
     try {
+      this.#unsubscribe = core.store.subscribe(eventsChannel(userId), this.#heard.bind(this));
+      // This session ended (signed out here, or everywhere): the stream says so and closes.
+      this.#unsubscribeSessions = core.store.subscribe(sessionsChannel(userId), this.#ended.bind(this));
+      this.#stopCatchingUp = core.store.resubscribed?.(this.#catchUpUntilDone.bind(this, 0));
       const generation = (this.#generation = (await currentGeneration(core)).id);
       // A new stream starts from the newest event now; what comes while it is being set up is
       // replayed. A Last-Event-ID of another generation (from before the store's data was
@@ -213,10 +212,21 @@ class MemberStream implements Ticking {
     this.#closed = true;
     this.#shared.heartbeats.delete(this);
     clearTimeout(this.#expiry);
-    this.#unsubscribe?.();
-    this.#unsubscribeSessions?.();
-    this.#stopCatchingUp?.();
-    for (const place of this.#places) place?.release();
+    // Each let go of on its own: a store's failure in one (a partner's own store) keeps nothing
+    // else held, and the stream still ends.
+    for (const letGo of [
+      this.#unsubscribe,
+      this.#unsubscribeSessions,
+      this.#stopCatchingUp,
+      ...this.#places,
+    ]) {
+      try {
+        if (typeof letGo === 'function') letGo();
+        else letGo?.release();
+      } catch {
+        // Nothing more to do here: leases lapse by themselves.
+      }
+    }
     this.#finished();
   }
 
