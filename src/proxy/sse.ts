@@ -104,15 +104,15 @@ export class SSEStream {
     if (this.closed) target.end();
   }
 
-  /**
-   * The response's body, which takes the text from when the runtime first reads it.
-   * `request`'s abort signal also ends the stream, where a runtime says so that way.
-   */
   /** Whether the text has somewhere to go yet (the body is being read, or Node's response took it). */
   get sending(): boolean {
     return this.#target !== undefined;
   }
 
+  /**
+   * The response's body, which takes the text from when the runtime first reads it.
+   * `request`'s abort signal also ends the stream, where a runtime says so that way.
+   */
   readable(request?: Request): ReadableStream<Uint8Array> {
     const body: TaggedBody = new ReadableStream<Uint8Array>(
       {
