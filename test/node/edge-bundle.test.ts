@@ -16,7 +16,7 @@
  * check reads the store's generation with the revocation marks (on Redis, one MGET in place of a
  * script beside it) and the member's rate limit beside it, 123.75 KiB once a member's read costs a
  * quarter less CPU (the token looked up once per request, the request checks and the answer's way
- * out one step each, a hook for compiled projections on Node: src/proxy/views.ts), 125.03 KiB once an
+ * out one step each, a hook for compiled projections on Node: src/proxy/views.ts), 125.04 KiB once an
  * open event stream is one object (its state and listeners, and one per place it holds, in place of
  * some forty closures) that Node's response can take straight, about half the heap per open stream,
  * and a store's failure while a stream lets go keeps nothing else held. The budget is held just
