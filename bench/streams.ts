@@ -2,6 +2,8 @@
  * Live events at scale, on loopback: how long an event takes from the proxy's store to 500 open
  * member streams (p50/p99), and the proxy's memory after 2,000 streams have connected and gone.
  */
+import type { ProxyCore } from '../src/proxy/context.js';
+import { recordEvent } from '../src/proxy/event-log.js';
 import { startProxyServer } from '../src/proxy/node.js';
 import { MemoryStore } from '../src/proxy/store.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
@@ -47,6 +49,13 @@ export async function streamsAtScale(): Promise<void> {
     });
     if (!response.body) throw new Error(`the event stream answered ${response.status}`);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    // Open once it says ready: it hears the member's events from then on.
+    let text = '';
+    while (!text.includes('event: ready')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`an event stream ended before it was ready: ${text}`);
+      text += value;
+    }
     return { controller, reader };
   };
 
@@ -63,7 +72,8 @@ export async function streamsAtScale(): Promise<void> {
     }
     received.push(performance.now() - sentAt);
   });
-  await store.publish(`events:${user.id}`, JSON.stringify({ id: 1, data: '{"type":"bench"}' }));
+  // Numbered and kept as the webhook route does, then sent to every stream.
+  await recordEvent({ store } as unknown as ProxyCore, user.id, '{"type":"bench"}');
   await Promise.all(waiting);
   received.sort((a, b) => a - b);
   console.log(

@@ -249,13 +249,20 @@ class MemberStream implements Ticking {
 
   /** A consultation event published for the member. */
   #heard(message: string): void {
-    let event: LoggedEvent;
+    let event: Partial<LoggedEvent> | null;
     try {
-      event = JSON.parse(message) as LoggedEvent;
+      event = JSON.parse(message) as Partial<LoggedEvent> | null;
     } catch {
       return;
     }
-    this.#deliver(event);
+    // Only a numbered event of some generation can be put in order; anything else on the channel
+    // (not one of ours) is dropped here, rather than sent to the log to be looked for without end.
+    if (
+      typeof event?.id === 'number' &&
+      typeof event.generation === 'string' &&
+      typeof event.data === 'string'
+    )
+      this.#deliver(event as LoggedEvent);
   }
 
   #deliver(event: LoggedEvent): void {
