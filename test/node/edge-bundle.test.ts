@@ -19,8 +19,9 @@
  * out one step each, a hook for compiled projections on Node: src/proxy/views.ts), 125.04 KiB once an
  * open event stream is one object (its state and listeners, and one per place it holds, in place of
  * some forty closures) that Node's response can take straight, about half the heap per open stream,
- * and a store's failure while a stream lets go keeps nothing else held. The budget is held just
- * above that, so no change adds weight unnoticed.
+ * and a store's failure while a stream lets go keeps nothing else held, 125.12 KiB once a message
+ * on a member's event channel that is not a numbered event is dropped rather than sought in the log
+ * without end. The budget is held just above that, so no change adds weight unnoticed.
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +29,7 @@ import { describe, it } from 'node:test';
 import { build, type Metafile } from 'esbuild';
 
 const KiB = 1024;
-const BUDGET = 125.1 * KiB;
+const BUDGET = 125.2 * KiB;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const PARTNER_WORKER = `
