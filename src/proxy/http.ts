@@ -51,11 +51,11 @@ export const EVENT_STREAM_HEADERS = Object.freeze({
   'x-accel-buffering': 'no',
 } as const);
 
-// As Hono's `streamSSE` answers, with the headers above, less `Connection` and `Transfer-Encoding`:
-// HTTP/1.1 servers add those themselves, and over HTTP/2 they are forbidden (Node's HTTP/2 server
-// refuses the whole response).
+// As Hono's `streamSSE` answers, with the headers above.
 const SSE_HEADERS = Object.freeze({
   'content-type': 'text/event-stream',
+  'transfer-encoding': 'chunked',
+  connection: 'keep-alive',
   ...EVENT_STREAM_HEADERS,
 });
 

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { request as httpRequest, ServerResponse } from 'node:http';
-import { connect as connectHttp2, createServer as createHttp2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from '../../src/proxy/proxy.js';
 import { demoSignIn } from '../../src/proxy/demo.js';
@@ -217,50 +216,6 @@ describe('an event stream, straight into Node’s response or through the body',
     } finally {
       SSEStream.prototype.sendTo = original;
       await server.close();
-    }
-  });
-});
-
-describe('an event stream over HTTP/2 (a Node server of the partner’s own)', () => {
-  it('is answered and heard leaving, with the wrapper or without it, through the body', async () => {
-    for (const wrap of [(f: Fetch) => sendEventStreamsToNode(f) as Fetch, (f: Fetch) => f]) {
-      const streaming = streamingApp();
-      const server = await new Promise<{ port: number; close(): void }>((resolve) => {
-        const started: ServerType = serve(
-          {
-            fetch: wrap(streaming.app.fetch as Fetch),
-            port: 0,
-            hostname: '127.0.0.1',
-            createServer: createHttp2Server,
-          },
-          (info: AddressInfo) => resolve({ port: info.port, close: () => started.close() }),
-        );
-      });
-      const client = connectHttp2(`http://127.0.0.1:${server.port}`);
-      try {
-        const asked = client.request({ ':path': '/events' });
-        const head = await new Promise<Record<string, unknown>>((resolve, reject) => {
-          asked.once('response', resolve);
-          asked.once('error', reject);
-        });
-        assert.equal(head[':status'], 200);
-        assert.equal(head['content-type'], 'text/event-stream');
-        assert.equal(head['cache-control'], 'no-store, no-transform');
-        let text = '';
-        asked.setEncoding('utf8');
-        asked.on('data', (chunk: string) => (text += chunk));
-        await eventually('the later event', () => text.includes('event: later') || undefined);
-        assert.equal(
-          text,
-          ': open\n\nevent: ready\ndata: {"a":1}\n\nevent: later\ndata: one\ndata: two\nid: 7\n\n',
-        );
-        assert.ok(!(streaming.opened[0]?.sentTo instanceof ServerResponse), 'HTTP/2 goes through the body');
-        asked.close();
-        await eventually('the stream to hear its client left', () => streaming.opened[0]?.left || undefined);
-      } finally {
-        client.close();
-        server.close();
-      }
     }
   });
 });
