@@ -26,13 +26,14 @@ const MB = 1_000_000;
  * the elements and the session split into files of one job, each shipped with its source and
  * source map).
  */
-// 12.11 MB measured (11.88–11.90 before the member state's link, the form's send and the stream's
+// 12.22 MB measured (12.11 before the event stream's hand-over to Node became a module of its own
+// and DOMPurify 3.5.0 came; 11.88–11.90 before the member state's link, the form's send and the stream's
 // places became modules of their own, each shipped with its source, map and declarations; 12.00
 // before the thread's, the list's and the navigator's English, the form's loading of its thread and
 // the stream's loading of its parser did, with their stand-ins in the classic script): its
 // dependencies are resolved from the registry at install time, so a new patch release of Lit,
 // marked or DOMPurify moves it a little; the budget leaves 0.1 MB for that.
-const BUDGET = { packages: 11, bytes: 12.2 * MB };
+const BUDGET = { packages: 11, bytes: 12.3 * MB };
 
 const SERVER_PACKAGES = [
   'hono',
