@@ -161,6 +161,7 @@ class MemberStream implements Ticking {
     // Bytes at once: an intermediary that waits for the body to send the headers sends them now,
     // and the page knows the stream passes before anything has happened.
     stream.write(': open\n\n');
+    // Heard from the start: a client gone during the setup below gives its places back at once.
     stream.onAbort(this.#finish.bind(this));
     this.#shared.heartbeats.add(this);
     this.#expiry = setTimeout(this.#expire.bind(this), Math.max(0, expiresAt - Date.now()));
@@ -175,8 +176,6 @@ class MemberStream implements Ticking {
       // lost) or not of ours replays nothing and gets a reset.
       const replayFrom =
         lastEventId !== undefined ? parseEventId(lastEventId, generation) : await latestEventId(core, userId);
-      // A client gone before the listeners were in place must not hold its slot until expiry.
-      if (stream.aborted) this.#finish();
       // Redis confirms a subscription a round trip later; events sent before then come from the log.
       await Promise.all([
         core.store.subscribed?.(eventsChannel(userId)),
