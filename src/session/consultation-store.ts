@@ -115,7 +115,9 @@ export class ConsultationStore {
     }
     if (entry.record && !fresh) return Promise.resolve(entry.record);
     const scope = this.#options.signal;
-    if (!entry.record) entry.status = 'loading';
+    // A record on screen stays as it is while it is read again: nobody is told of a change that shows nothing.
+    const shown = entry.record !== undefined;
+    if (!shown) entry.status = 'loading';
     entry.error = undefined;
     const read = (async () => {
       try {
@@ -143,7 +145,7 @@ export class ConsultationStore {
     entry.read = read;
     // Nobody may be waiting for a background read: its failure is in the state, not unhandled.
     read.catch(() => undefined);
-    this.#options.changed();
+    if (!shown) this.#options.changed();
     return read;
   }
 

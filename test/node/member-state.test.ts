@@ -65,6 +65,29 @@ describe('the member state', () => {
     await proxy.sandbox.control('/faults', { latencyMs: 0 });
   });
 
+  it('tells the page nothing while a shown consultation is read again, and once when the read changed it', async () => {
+    const session = signedIn();
+    await session.ready();
+    await session.state.load(BP);
+    await sleep(50);
+    let changes = 0;
+    session.state.addEventListener('change', () => changes++);
+    // Read again, unchanged: every element would render again for nothing, while an answer is on its way.
+    let since = proxy.mark();
+    session.state.hint(BP);
+    await eventually('the read again', () => reads(BP, since) === 1 || undefined, 5000);
+    await sleep(100);
+    assert.equal(changes, 0, 'an unchanged record read again is no change');
+    // Changed upstream: one change, and the state holds the new record.
+    await proxy.sandbox.control(`/consultations/${BP}/close`);
+    since = proxy.mark();
+    session.state.hint(BP);
+    await eventually('the changed record', () => session.state.consultation(BP)?.status === 'closed' || undefined, 5000);
+    await sleep(50);
+    assert.equal(reads(BP, since), 1);
+    assert.equal(changes, 1);
+  });
+
   it('checks again, after the check in flight, when a fresh check is asked for meanwhile', async () => {
     const session = signedIn();
     await session.ready();
