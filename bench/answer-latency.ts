@@ -10,22 +10,13 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../scripts/free-port.js';
 import { startProxyServer } from '../src/proxy/node.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
 import { median, percentile } from './stats.js';
 
 const ROUNDS = 30;
 const SECRET = 'bench-session-secret-0123456789-abcdefghijklmn';
-
-/** A free loopback port, for a proxy that must know its own public URL before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Reads an event stream, and resolves `until(test)` with the first event data that passes. */
 async function listen(response: Response) {

@@ -7,6 +7,8 @@
  * - live events at scale: one event to 500 open streams, and memory after 2,000 come and go;
  * - memory per open stream (500 and 1,000 open) against bare SSE servers, each in its own process;
  * - an answer from recorded to read through the proxy, against a bare SSE server;
+ * - an answer from recorded to on screen in <consult-thread>, in Chromium at 1x and 4x CPU, against
+ *   a bare SSE page that reads the record on a hint and one that gets the answer in the event;
  * - time to typeable: <consult-form> (module loader and classic script) against deep-chat and a
  *   plain <textarea> page, every file gzip -9 from one server, in Chromium with 4x CPU throttling
  *   on three networks (unthrottled, fast 3G, 150 ms / 1.6 Mbit/s), with each page's round trips
@@ -22,6 +24,7 @@ import { ConsultClient } from '../src/client/index.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { startSandboxServer } from '../src/sandbox/node.js';
 import { answerLatency } from './answer-latency.js';
+import { answerVisible } from './answer-visible.js';
 import { proxyCost } from './proxy.js';
 import { streamMemory } from './stream-memory.js';
 import { streamsAtScale } from './streams.js';
@@ -97,6 +100,7 @@ console.log('Live events at scale');
 await streamsAtScale();
 await streamMemory();
 await answerLatency();
+await answerVisible();
 
 await timeToTypeable();
 await longList();

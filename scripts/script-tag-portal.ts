@@ -7,8 +7,9 @@ import type { Hono } from 'hono';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { freePort } from './free-port.js';
 import { browserBuild } from './test-build.js';
-import { startProxyServer, type ProxyServer } from '../src/proxy/node.js';
+import { startProxyServer, type ProxyServer, type ProxyServerOptions } from '../src/proxy/node.js';
 import { startSandboxServer, type SandboxServer } from '../src/sandbox/node.js';
 
 export interface ScriptTagPortal {
@@ -35,6 +36,13 @@ export interface ScriptTagPortalOptions {
    * files does: the benchmarks compare pages on the bytes a member would download.
    */
   gzip?: boolean;
+  /**
+   * The proxy registers its webhook with the sandbox, so answers come live to open streams, as in a
+   * real deployment (it listens on a port picked beforehand, to know its public URL).
+   */
+  webhooks?: boolean;
+  /** The proxy's limits, for a benchmark that calls more than a member would. */
+  limits?: ProxyServerOptions['limits'];
 }
 
 /** The same for every page and file: revalidated each visit (the benchmarks load each page in a fresh context anyway). */
@@ -54,6 +62,8 @@ export async function startScriptTagPortal(
     assetDelayMs = 0,
     basePath = '/consult',
     gzip = false,
+    webhooks = false,
+    limits,
   }: ScriptTagPortalOptions = {},
 ): Promise<ScriptTagPortal> {
   const { folder: outDir } = await browserBuild();
@@ -92,13 +102,16 @@ export async function startScriptTagPortal(
       });
     }
   };
+  const port = webhooks ? await freePort() : 0;
   const proxy = await startProxyServer({
     upstreamUrl: sandbox.url,
     apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
     sessionSecret: 'script-tag-portal-session-secret-0123456789abcdef012345',
     authenticate: async () => ({ uniqueId: member }),
-    port: 0,
+    port,
+    ...(webhooks ? { publicUrl: `http://127.0.0.1:${port}${basePath}` } : {}),
     basePath,
+    ...(limits ? { limits } : {}),
     logger: () => undefined,
     extend: serve,
   });
