@@ -45,7 +45,9 @@ const THREAD_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <body><consult-session endpoint="/consult"><consult-thread></consult-thread></consult-session></body></html>`;
 
 /** The bare page: one EventSource, and the answer shown as text, read again (`hint`) or from the event (`push`). */
-const barePage = (way: 'hint' | 'push') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,"></head>
+const barePage = (
+  way: 'hint' | 'push',
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,"></head>
 <body><main id="answers"></main><script>
 const answers = document.getElementById('answers');
 const show = (text) => { const p = document.createElement('p'); p.textContent = text; answers.append(p); };
@@ -118,7 +120,12 @@ async function clockOffset(page: Page): Promise<number> {
  * Watches `root` (a selector of the page, then its shadow root when it has one) until its text
  * holds `mark`, and resolves with when that was, on this process's clock.
  */
-async function whenShown(page: Page, offset: number, selector: string, mark: string): Promise<() => Promise<number>> {
+async function whenShown(
+  page: Page,
+  offset: number,
+  selector: string,
+  mark: string,
+): Promise<() => Promise<number>> {
   await page.evaluate(
     ({ selector, mark }) => {
       const host = document.querySelector(selector) as HTMLElement;
@@ -140,16 +147,23 @@ async function whenShown(page: Page, offset: number, selector: string, mark: str
 }
 
 export async function answerVisible(rounds = 20): Promise<void> {
-  const portal = await startScriptTagPortal({ '/thread': THREAD_PAGE }, {
-    gzip: true,
-    webhooks: true,
-    // Each round reads three times; the default of 120 calls a minute is a member's, not a benchmark's.
-    limits: { perMemberPerMinute: 1_000_000, perAddressPerMinute: 1_000_000 },
-  });
+  const portal = await startScriptTagPortal(
+    { '/thread': THREAD_PAGE },
+    {
+      gzip: true,
+      webhooks: true,
+      // Each round reads three times; the default of 120 calls a minute is a member's, not a benchmark's.
+      limits: { perMemberPerMinute: 1_000_000, perAddressPerMinute: 1_000_000 },
+    },
+  );
   await portal.proxy.proxy.ready;
   const bare = await startBare();
   const { state } = portal.sandbox.sandbox;
-  const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   try {
     for (const slowdown of SLOWDOWNS) {
       const pages = {} as Record<'ours' | 'hint' | 'push', Page>;
@@ -184,10 +198,15 @@ export async function answerVisible(rounds = 20): Promise<void> {
           let ms: number;
           if (name === 'ours') {
             // A new question, shown and claimed before the clock starts, as a professional claims long before answering.
-            const asked = state.createConsultation(DEMO_USER_IDS.alex, [`Question ${slowdown}-${round}: a rash?`]);
+            const asked = state.createConsultation(DEMO_USER_IDS.alex, [
+              `Question ${slowdown}-${round}: a rash?`,
+            ]);
             const id = asked.consultationId;
             const page = pages.ours;
-            await page.evaluate((id) => document.querySelector('consult-thread')?.setAttribute('consultation-id', id), id);
+            await page.evaluate(
+              (id) => document.querySelector('consult-thread')?.setAttribute('consultation-id', id),
+              id,
+            );
             await page.waitForFunction(
               (text) => document.querySelector('consult-thread')?.shadowRoot?.textContent?.includes(text),
               `Question ${slowdown}-${round}`,

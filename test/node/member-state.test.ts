@@ -82,7 +82,11 @@ describe('the member state', () => {
     await proxy.sandbox.control(`/consultations/${BP}/close`);
     since = proxy.mark();
     session.state.hint(BP);
-    await eventually('the changed record', () => session.state.consultation(BP)?.status === 'closed' || undefined, 5000);
+    await eventually(
+      'the changed record',
+      () => session.state.consultation(BP)?.status === 'closed' || undefined,
+      5000,
+    );
     await sleep(50);
     assert.equal(reads(BP, since), 1);
     assert.equal(changes, 1);
