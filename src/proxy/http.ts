@@ -51,12 +51,13 @@ export const EVENT_STREAM_HEADERS = Object.freeze({
   'x-accel-buffering': 'no',
 } as const);
 
-// As Hono's `streamSSE` answers, with the headers above.
+// As Hono's `streamSSE` answers, with the headers above. `Transfer-Encoding: chunked` has Node's
+// HTTP/1.1 server send the head at once, before any event; HTTP/2 forbids it and `Connection`.
+const SSE_HEADERS_HTTP2 = Object.freeze({ 'content-type': 'text/event-stream', ...EVENT_STREAM_HEADERS });
 const SSE_HEADERS = Object.freeze({
-  'content-type': 'text/event-stream',
+  ...SSE_HEADERS_HTTP2,
   'transfer-encoding': 'chunked',
   connection: 'keep-alive',
-  ...EVENT_STREAM_HEADERS,
 });
 
 /**
@@ -64,7 +65,8 @@ const SSE_HEADERS = Object.freeze({
  * it with no fetch `Response` or `Headers` behind it (adding a header afterwards would make both,
  * and keep them for as long as the stream is open).
  */
-export const eventStream = (body: ReadableStream<Uint8Array>): Response => hardened(body, 200, SSE_HEADERS);
+export const eventStream = (body: ReadableStream<Uint8Array>, http2 = false): Response =>
+  hardened(body, 200, http2 ? SSE_HEADERS_HTTP2 : SSE_HEADERS);
 
 /** A JSON answer with the no-store headers. */
 export const json = (body: unknown, status = 200): Response =>

@@ -157,12 +157,14 @@ export const eventStreamOf = (response: Response): SSEStream | undefined =>
 /**
  * Answers with an event stream that `run` writes to; when `run` throws, `onError` hears it and the
  * stream ends with an `error` event. The stream closes when `run` is done. `request`, when given,
- * is the request whose abort signal also tells the stream its client left.
+ * is the request whose abort signal also tells the stream its client left; `http2`, that it came
+ * over HTTP/2, whose responses must not name `Connection` or `Transfer-Encoding`.
  */
 export function sseResponse(
   run: (stream: SSEStream) => Promise<void>,
   onError?: (error: Error, stream: SSEStream) => void | Promise<void>,
   request?: Request,
+  http2 = false,
 ): Response {
   const stream = new SSEStream();
   // Chained rather than awaited: no suspended function is held for as long as the stream is open.
@@ -179,5 +181,5 @@ export function sseResponse(
       }
     },
   );
-  return eventStream(stream.readable(request));
+  return eventStream(stream.readable(request), http2);
 }

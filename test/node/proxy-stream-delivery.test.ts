@@ -9,6 +9,14 @@ import assert from 'node:assert/strict';
 import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { request as httpRequest, ServerResponse } from 'node:http';
+import {
+  connect as connectHttp2,
+  createServer as createHttp2Server,
+  type ClientHttp2Session,
+  type IncomingHttpHeaders,
+  type IncomingHttpStatusHeader,
+  type OutgoingHttpHeaders,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from '../../src/proxy/proxy.js';
 import { demoSignIn } from '../../src/proxy/demo.js';
@@ -485,4 +493,90 @@ describe('a member’s stream through the body (the proxy under a Node server of
     await again.next((item) => item.event === 'ready');
     again.close();
   });
+});
+
+describe('a member’s stream over HTTP/2 (the proxy under a Node HTTP/2 server of the partner’s own)', () => {
+  let sandbox: TestSandbox;
+  before(async () => {
+    sandbox = await startTestSandbox();
+  });
+  after(async () => {
+    await sandbox?.close();
+  });
+
+  /** One HTTP/2 exchange: the head, and the body's text as it comes. */
+  function exchange(client: ClientHttp2Session, head: OutgoingHttpHeaders, body?: string) {
+    const asked = client.request(head, { endStream: body === undefined });
+    if (body !== undefined) asked.end(body);
+    let text = '';
+    asked.setEncoding('utf8');
+    asked.on('data', (chunk: string) => (text += chunk));
+    const answered = new Promise<IncomingHttpHeaders & IncomingHttpStatusHeader>((resolve, reject) => {
+      asked.once('response', resolve);
+      asked.once('error', reject);
+    });
+    const ended = new Promise<void>((resolve) => asked.once('end', resolve));
+    return { answered, ended, text: () => text, close: () => asked.close() };
+  }
+
+  for (const wrapped of [true, false]) {
+    it(`opens, says ready, and frees the member’s place when the client leaves (${
+      wrapped ? 'with sendEventStreamsToNode' : 'the body path'
+    })`, async () => {
+      const proxy = createProxy({
+        upstreamUrl: sandbox.url,
+        apiKey: sandbox.sandbox.apiKeys[0] ?? 'sandbox-api-key',
+        sessionSecret: SESSION_SECRET,
+        authenticate: demoSignIn(),
+        logger: () => undefined,
+        limits: { streamsPerMember: 1 },
+      });
+      const handler = new Hono().route('/api/consult', proxy).fetch as Fetch;
+      const server = await new Promise<{ port: number; close(): void }>((resolve) => {
+        const started: ServerType = serve(
+          {
+            fetch: wrapped ? sendEventStreamsToNode(handler) : handler,
+            port: 0,
+            hostname: '127.0.0.1',
+            createServer: createHttp2Server,
+          },
+          (info: AddressInfo) => resolve({ port: info.port, close: () => started.close() }),
+        );
+      });
+      const client = connectHttp2(`http://127.0.0.1:${server.port}`);
+      try {
+        const signIn = exchange(
+          client,
+          { ':method': 'POST', ':path': '/api/consult/session', 'content-type': 'application/json' },
+          JSON.stringify({ demoUser: 'alex' }),
+        );
+        assert.equal((await signIn.answered)[':status'], 200);
+        await signIn.ended;
+        const { token } = JSON.parse(signIn.text()) as { token: string };
+        const events = { ':path': '/api/consult/events', authorization: `Bearer ${token}` };
+        const first = exchange(client, events);
+        const head = await first.answered;
+        assert.equal(head[':status'], 200);
+        assert.equal(head['content-type'], 'text/event-stream');
+        assert.equal(head['cache-control'], 'no-store, no-transform');
+        assert.equal(head['x-accel-buffering'], 'no');
+        await eventually('ready', () => first.text().includes('event: ready\n') || undefined);
+        // One stream per member here: a second waits for the first to go.
+        const second = exchange(client, events);
+        assert.equal((await second.answered)[':status'], 429);
+        first.close();
+        await eventually('the member’s place to come back', async () => {
+          const again = exchange(client, events);
+          const status = (await again.answered)[':status'];
+          if (status !== 200) return undefined;
+          await eventually('ready again', () => again.text().includes('event: ready\n') || undefined);
+          again.close();
+          return true;
+        });
+      } finally {
+        client.close();
+        server.close();
+      }
+    });
+  }
 });

@@ -107,11 +107,21 @@ export function eventRoutes(core: ProxyCore) {
     }
     const memberStream = new MemberStream(shared, identity, [slot, addressPlace]);
     // The stream keeps only the request (for its abort signal), not the request's context.
-    return sseResponse((stream) => memberStream.run(stream, lastEventId), logFailure, c.req.raw);
+    return sseResponse(
+      (stream) => memberStream.run(stream, lastEventId),
+      logFailure,
+      c.req.raw,
+      (c.env as NodeBindings | undefined)?.incoming?.httpVersionMajor === 2,
+    );
   });
 }
 
 /** What every stream of one proxy shares. */
+/** What `@hono/node-server` gives a route of the request Node took (other runtimes give other bindings). */
+interface NodeBindings {
+  incoming?: { httpVersionMajor?: number };
+}
+
 interface Shared {
   core: ProxyCore;
   webhooks: boolean;
