@@ -115,6 +115,7 @@ async function load(): Promise<Render> {
     }
   });
   return (markdown: string, language = 'en') => {
+    made = true;
     labels = labelsFor(language);
     const fragment = purify.sanitize(marked.parse(markdown, { async: false }), {
       ALLOWED_TAGS,
@@ -139,12 +140,41 @@ export function preloadMarkdown(): Promise<Render> {
   return loading;
 }
 
+/** What answers most often hold, made once at idle (see {@link prefetchMarkdownWhenIdle}). */
+const WARM_UP = `### Heading
+
+Words with **strong**, *emphasis*, \`code\` and a [link](https://example.org).
+A second line.
+
+- one
+- two
+
+1. first
+2. second
+
+> quoted
+`;
+
+let prefetching = false;
+/** Whether the renderer has made anything in this page yet. */
+let made = false;
+
 /**
  * Starts loading the renderer once the page is idle: after the first wave of the elements' code,
- * never in its way. An answer to show before then loads it at once.
+ * never in its way. An answer to show before then loads it at once. Once it is here, and still
+ * at idle, it makes one answer of its own: the first a page makes costs several times the next
+ * (the libraries' regular expressions are compiled as they are first used, their functions as
+ * they are first called), so an answer that arrives while the member waits shows that much sooner.
  */
 export function prefetchMarkdownWhenIdle(): void {
-  whenIdle(() => void preloadMarkdown().catch(() => undefined));
+  if (prefetching) return;
+  prefetching = true;
+  whenIdle(
+    () =>
+      void preloadMarkdown()
+        .then((render) => whenIdle(() => made || render(WARM_UP)))
+        .catch(() => undefined),
+  );
 }
 
 /** Markdown as a sanitized fragment. */
