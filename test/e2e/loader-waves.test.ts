@@ -388,26 +388,35 @@ describe('the script-tag loader', () => {
     await page.close();
   });
 
-  for (const [path, shows, shown] of [
-    ['/history', 'the list', 'case-history [part~=item] time'],
-    ['/answer', 'a thread', 'consult-thread time'],
+  for (const [path, shows, shown, prepared] of [
+    ['/history', 'the list', 'case-history [part~=item] time', ['DateTimeFormat']],
+    // An answer also names where its professional is licensed, a list of countries.
+    ['/answer', 'a thread', 'consult-thread time', ['DateTimeFormat', 'ListFormat', 'DisplayNames']],
   ] as const) {
-    it(`loads the browser's date data while sign-in is on its way, on a page with ${shows}`, async () => {
+    it(`loads the browser's data for ${prepared.join(', ')} while sign-in is on its way, on a page with ${shows}`, async () => {
       const page = await browser.newPage();
-      // Each date formatter the page makes: the first one loads ICU data, a long task on a phone.
-      await page.addInitScript(() => {
-        const made = { count: 0 };
-        Object.assign(window, { __dateFormatters: made });
-        Object.defineProperty(Intl, 'DateTimeFormat', {
-          configurable: true,
-          value: new Proxy(Intl.DateTimeFormat, {
-            construct(target, args: unknown[]) {
-              made.count++;
-              return new target(...(args as []));
-            },
-          }),
-        });
-      });
+      // Each such formatter the page makes: the first of each loads ICU data, a long task on a phone.
+      await page.addInitScript((names: readonly string[]) => {
+        const made: Record<string, number> = {};
+        Object.assign(window, { __formattersMade: made });
+        for (const name of names) {
+          made[name] = 0;
+          const Original = Intl[name as 'ListFormat'] as unknown as new (...args: unknown[]) => object;
+          Object.defineProperty(Intl, name, {
+            configurable: true,
+            value: new Proxy(Original, {
+              construct(target, args: unknown[]) {
+                made[name] = (made[name] ?? 0) + 1;
+                return new target(...args) as object;
+              },
+            }),
+          });
+        }
+      }, prepared);
+      const made = () =>
+        page.evaluate(() => ({
+          ...(window as unknown as { __formattersMade: Record<string, number> }).__formattersMade,
+        }));
       // Sign-in is held: nothing the member has can be shown yet.
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
@@ -416,16 +425,31 @@ describe('the script-tag loader', () => {
         await route.continue();
       });
       await page.goto(`${portal.url}${path}`);
-      // While it waits, the date data is loaded (in idle time), so the task that shows the
-      // member's consultations or messages does not load it.
+      // While it waits, the data is loaded (in idle time), so the task that shows the member's
+      // consultations or messages does not load it.
       await page.waitForFunction(
-        () => (window as unknown as { __dateFormatters: { count: number } }).__dateFormatters.count > 0,
-        null,
+        (names: readonly string[]) =>
+          names.every(
+            (name) =>
+              ((window as unknown as { __formattersMade: Record<string, number> }).__formattersMade[name] ??
+                0) > 0,
+          ),
+        prepared,
         { timeout: 10_000 },
       );
+      const before = await made();
       release();
-      // Dates then show, with the member's data.
+      // Dates then show, with the member's data, made with the formatters made while it waited.
       await page.locator(shown).first().waitFor({ timeout: 20_000 });
+      if (path === '/answer') {
+        // The answer's licences, in the list and the country names made while it waited.
+        await page.locator('consult-thread .licences li').first().waitFor({ state: 'attached' });
+        const after = await made();
+        assert.deepEqual(
+          [after['ListFormat'], after['DisplayNames']],
+          [before['ListFormat'], before['DisplayNames']],
+        );
+      }
       await page.close();
     });
   }

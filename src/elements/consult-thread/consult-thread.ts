@@ -17,6 +17,7 @@ import { handedOver } from './handed-over.js';
 import { FollowupDraft } from './followup-draft.js';
 import { addEnglish, LocalizeController, translate } from '../shared/localize.js';
 import { prepareTimes } from '../shared/message-time.js';
+import { prepareCredentials } from './professional.js';
 import { prefetchMarkdownWhenIdle } from '../shared/markdown.js';
 import { statusStyles } from '../shared/status.js';
 import { styles } from './consult-thread.styles.js';
@@ -123,8 +124,10 @@ export class ConsultThread extends SessionElement {
     super.connectedCallback();
     // Warm the renderer at idle; an answer to show first loads it at once.
     prefetchMarkdownWhenIdle();
-    // Messages show their times: the browser's date data loads while the page waits for them.
+    // Messages show their times, answers their professionals' licences: the browser's data for
+    // both loads while the page waits for them.
     prepareTimes(this.localize.format);
+    prepareCredentials(this.localize.format);
   }
 
   protected override willUpdate(changed: PropertyValues): void {

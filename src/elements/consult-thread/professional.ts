@@ -6,8 +6,24 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Professional } from '../../client/types.js';
 import { fileName, hostOf, httpsUrl } from '../shared/links.js';
-import type { LocalizeController } from '../shared/localize.js';
+import type { Formatters, LocalizeController } from '../shared/localize.js';
 import { professionWords } from '../shared/profession.js';
+import { whenIdle } from '../shared/when-idle.js';
+
+let prepared = false;
+
+/**
+ * Makes the formatters of an answer's credentials (the countries of a licence, as a list) while the
+ * page waits for it: the first of each loads the browser's data for it, several milliseconds on a
+ * phone, which would otherwise fall in the task that shows the answer. Once a page, like the date
+ * data (`prepareTimes`); each in an idle moment of its own.
+ */
+export function prepareCredentials(format: Formatters): void {
+  if (prepared) return;
+  prepared = true;
+  whenIdle(() => format.region('GB'));
+  whenIdle(() => format.list(['', '']));
+}
 
 /** Up to two letters for the professional's avatar: "Dr. Sofía Martínez" is "SM". */
 export function initials(name: string): string {
