@@ -12,15 +12,17 @@
  * so no frame is waited for). The page's time is brought onto this process's clock by the shortest
  * of several round trips to it. Neither side compresses its reads or streams (the proxy sends small
  * JSON as it is); how the pages load is not timed. One page of each is opened, then answered in
- * turn, the order turning each round. Everything, browser included, shares the same two cores.
- * Ratios within one run; never pass/fail.
+ * turn, the order turning each round; then pages of ours and of the hint page, each opened afresh
+ * and left until it is idle, answered once: the first answer a page shows costs it more than the
+ * next (code run for the first time, the browser's data for the formatters). Everything, browser
+ * included, shares the same two cores. Ratios within one run; never pass/fail.
  *
- * `node --import tsx bench/answer-visible.ts [rounds]` runs it alone; `npm run bench` runs it with
- * the rest.
+ * `node --import tsx bench/answer-visible.ts [rounds] [first answers]` runs it alone; `npm run
+ * bench` runs it with the rest.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
 import { startScriptTagPortal } from '../scripts/script-tag-portal.js';
 import { DEMO_USER_IDS } from '../src/sandbox/seed.js';
@@ -146,7 +148,106 @@ async function whenShown(
   return async () => Number((await shown).text().slice('shown '.length)) - offset;
 }
 
-export async function answerVisible(rounds = 20): Promise<void> {
+type Name = 'ours' | 'hint' | 'push';
+type Bare = Awaited<ReturnType<typeof startBare>>;
+type SandboxState = Awaited<ReturnType<typeof startScriptTagPortal>>['sandbox']['sandbox']['state'];
+
+/** One answer to each kind of page, timed; for ours, also when the page asked and how long its read took. */
+interface Answered {
+  ms: number;
+  /** Ours only: when the page asked for the consultation, and its read through the proxy. */
+  askedAfter?: number;
+  readMs?: number;
+}
+
+/** A page of `name` in a context of its own, its CPU slowed `slowdown` times, open and listening. */
+async function openPage(
+  browser: Browser,
+  name: Name,
+  url: string,
+  slowdown: number,
+): Promise<{ page: Page; offset: number }> {
+  const page = await (await browser.newContext()).newPage();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+  if (name !== 'ours') {
+    const open = page.waitForEvent('console', { predicate: (message) => message.text() === 'open' });
+    await page.goto(url);
+    await open;
+  } else {
+    await page.goto(url);
+  }
+  return { page, offset: await clockOffset(page) };
+}
+
+/**
+ * A new question in our thread, shown and claimed before the clock starts (as a professional
+ * claims long before answering), then answered.
+ */
+async function answerOurs(page: Page, offset: number, state: SandboxState, label: string): Promise<Answered> {
+  const asked = state.createConsultation(DEMO_USER_IDS.alex, [`Question ${label}: a rash?`]);
+  const id = asked.consultationId;
+  await page.evaluate(
+    (id) => document.querySelector('consult-thread')?.setAttribute('consultation-id', id),
+    id,
+  );
+  await page.waitForFunction(
+    (text) => document.querySelector('consult-thread')?.shadowRoot?.textContent?.includes(text),
+    `Question ${label}`,
+  );
+  const reads = () =>
+    page.evaluate(
+      (id) =>
+        performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith(`/consultation/${id}`))
+          .length,
+      id,
+    );
+  const before = await reads();
+  state.claim(id);
+  while ((await reads()) === before) await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const mark = `answer mark ${label}`;
+  const shown = await whenShown(page, offset, 'consult-thread', mark);
+  const recorded = now();
+  state.answer(id, answerText(mark));
+  const ms = (await shown()) - recorded;
+  const read = await page.evaluate((id) => {
+    const entry = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((entry) => entry.name.endsWith(`/consultation/${id}`))
+      .at(-1);
+    return { start: performance.timeOrigin + (entry?.startTime ?? 0), ms: entry?.duration ?? 0 };
+  }, id);
+  return { ms, askedAfter: read.start - offset - recorded, readMs: read.ms };
+}
+
+async function answerBare(
+  page: Page,
+  offset: number,
+  bare: Bare,
+  name: Name,
+  label: string,
+): Promise<Answered> {
+  const mark = `answer mark ${label}`;
+  const shown = await whenShown(page, offset, '#answers', mark);
+  const recorded = now();
+  bare.record(`case-${label}-${name}`, answerText(mark));
+  return { ms: (await shown()) - recorded };
+}
+
+const line = (label: string, ms: number[]) =>
+  `  ${label.padEnd(52)} median ${median(ms).toFixed(1).padStart(5)} ms, p90 ${percentile(
+    [...ms].sort((a, b) => a - b),
+    0.9,
+  )
+    .toFixed(1)
+    .padStart(5)} ms`;
+
+/**
+ * `rounds` answers to one open page of each kind, in turn, after a few not counted; then
+ * `firstAnswers` pages of ours and of the hint page, each opened afresh and left until it is idle,
+ * answered once: the first answer a page shows costs it more than the next.
+ */
+export async function answerVisible(rounds = 20, firstAnswers = 6): Promise<void> {
   const portal = await startScriptTagPortal(
     { '/thread': THREAD_PAGE },
     {
@@ -164,111 +265,58 @@ export async function answerVisible(rounds = 20): Promise<void> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
+  const urls: Record<Name, string> = {
+    ours: `${portal.url}/thread`,
+    hint: `${bare.url}/hint`,
+    push: `${bare.url}/push`,
+  };
+  const answer = (name: Name, { page, offset }: { page: Page; offset: number }, label: string) =>
+    name === 'ours' ? answerOurs(page, offset, state, label) : answerBare(page, offset, bare, name, label);
   try {
     for (const slowdown of SLOWDOWNS) {
-      const pages = {} as Record<'ours' | 'hint' | 'push', Page>;
-      for (const [name, url] of [
-        ['ours', `${portal.url}/thread`],
-        ['hint', `${bare.url}/hint`],
-        ['push', `${bare.url}/push`],
-      ] as const) {
-        const page = await (await browser.newContext()).newPage();
-        const cdp = await page.context().newCDPSession(page);
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
-        if (name !== 'ours') {
-          const open = page.waitForEvent('console', { predicate: (message) => message.text() === 'open' });
-          await page.goto(url);
-          await open;
-        } else {
-          await page.goto(url);
-        }
-        pages[name] = page;
-      }
-      const offsets = {
-        ours: await clockOffset(pages.ours),
-        hint: await clockOffset(pages.hint),
-        push: await clockOffset(pages.push),
-      };
-      const times = { ours: [] as number[], hint: [] as number[], push: [] as number[] };
-      const parts = { hinted: [] as number[], read: [] as number[], shown: [] as number[] };
+      const open = {} as Record<Name, { page: Page; offset: number }>;
+      for (const name of ['ours', 'hint', 'push'] as const)
+        open[name] = await openPage(browser, name, urls[name], slowdown);
+      const answered: Record<Name, Answered[]> = { ours: [], hint: [], push: [] };
       for (let round = 0; round < WARM_UP_ROUNDS + rounds; round++) {
         const order = (['ours', 'hint', 'push'] as const).map((_, i, all) => all[(i + round) % 3] ?? 'ours');
         for (const name of order) {
-          const mark = `answer mark ${slowdown}-${round}`;
-          let ms: number;
-          if (name === 'ours') {
-            // A new question, shown and claimed before the clock starts, as a professional claims long before answering.
-            const asked = state.createConsultation(DEMO_USER_IDS.alex, [
-              `Question ${slowdown}-${round}: a rash?`,
-            ]);
-            const id = asked.consultationId;
-            const page = pages.ours;
-            await page.evaluate(
-              (id) => document.querySelector('consult-thread')?.setAttribute('consultation-id', id),
-              id,
-            );
-            await page.waitForFunction(
-              (text) => document.querySelector('consult-thread')?.shadowRoot?.textContent?.includes(text),
-              `Question ${slowdown}-${round}`,
-            );
-            const reads = () =>
-              page.evaluate(
-                (id) =>
-                  performance
-                    .getEntriesByType('resource')
-                    .filter((entry) => entry.name.endsWith(`/consultation/${id}`)).length,
-                id,
-              );
-            const before = await reads();
-            state.claim(id);
-            while ((await reads()) === before) await new Promise((resolve) => setTimeout(resolve, 5));
-            await new Promise((resolve) => setTimeout(resolve, 50));
-            const shown = await whenShown(page, offsets.ours, 'consult-thread', mark);
-            const recorded = now();
-            state.answer(id, answerText(mark));
-            ms = (await shown()) - recorded;
-            const read = await page.evaluate((id) => {
-              const entry = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-                .filter((entry) => entry.name.endsWith(`/consultation/${id}`))
-                .at(-1);
-              return { start: performance.timeOrigin + (entry?.startTime ?? 0), ms: entry?.duration ?? 0 };
-            }, id);
-            if (round >= WARM_UP_ROUNDS) {
-              parts.hinted.push(read.start - offsets.ours - recorded);
-              parts.shown.push(ms - (read.start - offsets.ours - recorded) - read.ms);
-            }
-            if (round >= WARM_UP_ROUNDS) parts.read.push(read.ms);
-          } else {
-            const shown = await whenShown(pages[name], offsets[name], '#answers', mark);
-            const recorded = now();
-            bare.record(`case-${slowdown}-${round}-${name}`, answerText(mark));
-            ms = (await shown()) - recorded;
-          }
-          if (round >= WARM_UP_ROUNDS) times[name].push(ms);
+          const result = await answer(name, open[name], `${slowdown}-${round}`);
+          if (round >= WARM_UP_ROUNDS) answered[name].push(result);
         }
       }
-      for (const page of Object.values(pages)) await page.context().close();
-      const line = (label: string, ms: number[]) =>
-        `  ${label.padEnd(52)} median ${median(ms).toFixed(1).padStart(5)} ms, p90 ${percentile(
-          [...ms].sort((a, b) => a - b),
-          0.9,
-        )
-          .toFixed(1)
-          .padStart(5)} ms`;
+      for (const { page } of Object.values(open)) await page.context().close();
+      const firsts: Record<'ours' | 'hint', number[]> = { ours: [], hint: [] };
+      for (let load = 0; load < firstAnswers; load++) {
+        for (const name of load % 2 ? (['hint', 'ours'] as const) : (['ours', 'hint'] as const)) {
+          const fresh = await openPage(browser, name, urls[name], slowdown);
+          // Long enough for the page to be idle (and what it does at idle done) at either speed.
+          await new Promise((resolve) => setTimeout(resolve, 3000));
+          firsts[name].push((await answer(name, fresh, `${slowdown}-first-${load}`)).ms);
+          await fresh.page.context().close();
+        }
+      }
+      const ms = (name: Name) => answered[name].map((result) => result.ms);
+      const of = (pick: (result: Answered) => number | undefined) =>
+        median(answered.ours.map((result) => pick(result) ?? NaN)).toFixed(1);
       console.log(
         `An answer from recorded to on screen (Chromium, ${slowdown}x CPU, ${rounds} rounds each, alternating)`,
       );
-      console.log(line('ours: sandbox → webhook → proxy → stream → read → thread', times.ours));
+      console.log(line('ours: sandbox → webhook → proxy → stream → read → thread', ms('ours')));
       console.log(
-        `    the page asks for the consultation after ${median(parts.hinted).toFixed(1)} ms, its read through the proxy takes ${median(parts.read).toFixed(1)} ms, the thread shows it ${median(parts.shown).toFixed(1)} ms after (medians)`,
+        `    the page asks for the consultation after ${of((r) => r.askedAfter)} ms, its read through the proxy takes ${of((r) => r.readMs)} ms, the thread shows it ${of((r) => r.ms - (r.askedAfter ?? 0) - (r.readMs ?? 0))} ms after (medians)`,
       );
-      console.log(line('bare SSE page, hint then read', times.hint));
-      console.log(line('bare SSE page, the answer in the event', times.push));
+      console.log(line('bare SSE page, hint then read', ms('hint')));
+      console.log(line('bare SSE page, the answer in the event', ms('push')));
       console.log(
-        `  ours / bare hint: ${(median(times.ours) / median(times.hint)).toFixed(2)}×, ours / bare push: ${(
-          median(times.ours) / median(times.push)
+        `  ours / bare hint: ${(median(ms('ours')) / median(ms('hint'))).toFixed(2)}×, ours / bare push: ${(
+          median(ms('ours')) / median(ms('push'))
         ).toFixed(2)}× (medians)`,
       );
+      console.log(`  the first answer of a page opened afresh and left idle (${firstAnswers} pages each):`);
+      console.log(line('ours', firsts.ours));
+      console.log(line('bare SSE page, hint then read', firsts.hint));
+      console.log(`  ours / bare hint: ${(median(firsts.ours) / median(firsts.hint)).toFixed(2)}× (medians)`);
     }
   } finally {
     await browser.close();
@@ -277,4 +325,5 @@ export async function answerVisible(rounds = 20): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await answerVisible(Number(process.argv[2] ?? 20));
+if (import.meta.url === `file://${process.argv[1]}`)
+  await answerVisible(Number(process.argv[2] ?? 20), Number(process.argv[3] ?? 6));
