@@ -104,6 +104,6 @@ export class LiveUpdates {
     } catch {
       return;
     }
-    if (hint.consultationId) this.#state.hint(hint.consultationId);
+    if (hint.consultationId) this.#state.hint(hint.consultationId, hint);
   }
 }

@@ -146,8 +146,21 @@ export class MemberState extends EventTarget {
     return this.#of.store.load(id, options);
   }
 
-  /** The live stream says a consultation changed: it is read again (the event is a hint, never data). */
-  hint(id: string): void {
+  /**
+   * The live stream says a consultation changed: it is read again (the event is a hint, never
+   * data). Not when it says only that answers were seen (`consultationSeen`) and this page holds
+   * the consultation in that status with every answer seen: a read would bring nothing new (the
+   * page that told the proxy hears its own mark too).
+   */
+  hint(id: string, event?: { type?: string; status?: string }): void {
+    const held = this.#of.store.get(id);
+    if (
+      held &&
+      event?.type === 'consultationSeen' &&
+      held.status === event.status &&
+      !this.#of.seen.hasUnseen(held)
+    )
+      return;
     this.#of.store.hint(id);
   }
 

@@ -688,6 +688,49 @@ describe('the member state', () => {
     });
   });
 
+  describe('a read mark heard back', () => {
+    it('the tab that marked an answer seen does not read the consultation again for its own mark; the others do, once', async () => {
+      const first = signedIn();
+      await first.ready();
+      const created = await first.state.createConsultation(['Is my rash contagious?'], 'key-seen-echo-1');
+      const id = created.consultationId;
+      first.signOut();
+      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'Not this kind.' });
+      const reader = signedIn();
+      const other = signedIn();
+      await Promise.all([reader.ready(), other.ready()]);
+      await Promise.all([reader.state.loadHistory(), other.state.loadHistory()]);
+      assert.ok(reader.state.unread.includes(id) && other.state.unread.includes(id));
+      // Both tabs show consultations: both streams are open, and both hear the mark.
+      const unwatch = [reader.watch(), other.watch()];
+      await eventually(
+        'both streams to be open',
+        () => (reader.state.link.live && other.state.link.live) || undefined,
+      );
+      const since = proxy.mark();
+      reader.state.markSeen(id);
+      await eventually('the other tab to clear its mark', () => !other.state.unread.includes(id));
+      await sleep(300);
+      const reads = proxy
+        .upstreamCalls(since)
+        .filter((r) => r.method === 'GET' && r.path === `/consultation/${id}`).length;
+      assert.equal(
+        reads,
+        2,
+        'the proxy’s ownership read for the mark and the other tab’s read, none by the tab that marked it',
+      );
+      assert.ok(!reader.state.unread.includes(id));
+      // A change that is not a mark is still read, in the tab that marked it too.
+      await proxy.sandbox.control(`/consultations/${id}/close`);
+      reader.state.hint(id, { type: 'consultationClosed', status: 'closed' });
+      await eventually(
+        'the closed record',
+        () => reader.state.consultation(id)?.status === 'closed' || undefined,
+      );
+      for (const stop of unwatch) stop();
+    });
+  });
+
   describe('when messages arrived', () => {
     const isoNear = (iso: string | undefined, from: number) => {
       const at = Date.parse(iso ?? '');
