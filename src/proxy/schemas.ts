@@ -163,6 +163,8 @@ export const BrowserEvent = z.object({
   type: z.enum([...WEBHOOK_EVENT_TYPES, 'consultationChanged', 'consultationSeen']),
   consultationId: z.string(),
   status: z.string(),
+  /** `consultationSeen` only: how many of its answers the member has now seen. */
+  answers: z.optional(z.number()),
 });
 
 /**

@@ -149,6 +149,11 @@ export class ConsultationStore {
     return read;
   }
 
+  /** Whether the consultation is being read now. */
+  reading(id: string): boolean {
+    return this.#entries.get(id)?.read !== undefined;
+  }
+
   /** A hint that the consultation changed: it is read again. */
   hint(id: string): void {
     if (!this.#options.memberId) return;

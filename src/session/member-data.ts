@@ -109,6 +109,22 @@ export class MemberData {
     return unseen;
   }
 
+  /**
+   * Whether a `consultationSeen` event only brings back this tab's own mark: the count it told the
+   * proxy, of every answer of the record it holds, in the status the event names, with no read of
+   * it on its way (which may bring what a mark from elsewhere counts). Nothing is then new to read.
+   */
+  ownMark(id: string, event: { status?: string; answers?: number }): boolean {
+    const held = this.store.get(id);
+    return (
+      held !== undefined &&
+      !this.store.reading(id) &&
+      held.status === event.status &&
+      event.answers === this.#told.get(id) &&
+      event.answers === answeredCount(held)
+    );
+  }
+
   /** Per consultation, the count of seen answers last told to the proxy (or being told). */
   readonly #told = new Map<string, number>();
 

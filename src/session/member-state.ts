@@ -148,19 +148,11 @@ export class MemberState extends EventTarget {
 
   /**
    * The live stream says a consultation changed: it is read again (the event is a hint, never
-   * data). Not when it says only that answers were seen (`consultationSeen`) and this page holds
-   * the consultation in that status with every answer seen: a read would bring nothing new (the
-   * page that told the proxy hears its own mark too).
+   * data); not when it only brings back this tab's own read mark (`consultationSeen`, see
+   * `MemberData.ownMark`).
    */
-  hint(id: string, event?: { type?: string; status?: string }): void {
-    const held = this.#of.store.get(id);
-    if (
-      held &&
-      event?.type === 'consultationSeen' &&
-      held.status === event.status &&
-      !this.#of.seen.hasUnseen(held)
-    )
-      return;
+  hint(id: string, event?: { type?: string; status?: string; answers?: number }): void {
+    if (event?.type === 'consultationSeen' && this.#of.ownMark(id, event)) return;
     this.#of.store.hint(id);
   }
 

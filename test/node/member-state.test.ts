@@ -729,6 +729,92 @@ describe('the member state', () => {
       );
       for (const stop of unwatch) stop();
     });
+
+    /** A consultation of Alex's, answered once, and that answer marked seen by `first`, which is then left. */
+    async function answeredAndSeen(key: string) {
+      const first = signedIn();
+      await first.ready();
+      const created = await first.state.createConsultation(['Is my rash contagious?'], key);
+      const id = created.consultationId;
+      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'Not this kind.' });
+      await first.state.load(id, { fresh: true });
+      first.state.markSeen(id);
+      await eventually('the mark to reach the proxy', async () => {
+        const other = signedIn();
+        await other.ready();
+        return (await other.state.load(id)).seenAnswers === 1 || undefined;
+      });
+      return { first, id };
+    }
+
+    it('a tab that holds an older record reads a mark made elsewhere of answers it does not have', async () => {
+      const { first: device, id } = await answeredAndSeen('key-seen-elsewhere-1');
+      const tab = signedIn();
+      await tab.ready();
+      await tab.state.load(id);
+      tab.state.markSeen(id);
+      const unwatch = [tab.watch(), device.watch()];
+      await eventually(
+        'both streams to be open',
+        () => (tab.state.link.live && device.state.link.live) || undefined,
+      );
+      // On the other device: a follow-up, answered (this proxy has no webhook: the tab hears neither), read.
+      await device.state.addFollowUp(id, 'And the itch?', 'key-seen-elsewhere-2');
+      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'A cream helps.' });
+      await device.state.load(id, { fresh: true });
+      device.state.markSeen(id);
+      // The mark, for two answers in the same status as the tab's record of one, brings the follow-up.
+      await eventually(
+        'the tab to read the follow-up',
+        () => tab.state.consultation(id)?.questions.length === 2 || undefined,
+      );
+      assert.equal(tab.state.isUnread(id), false, 'seen on the other device');
+      for (const stop of unwatch) stop();
+    });
+
+    it('a mark heard while a read of the consultation is on its way is read after it: no answer seen elsewhere shows as new', async () => {
+      const { first: device, id } = await answeredAndSeen('key-seen-race-1');
+      // The tab's reads of the consultation can be held back, as a slow network does.
+      let holdReads = false;
+      const slowFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        const url = input instanceof Request ? input.url : String(input);
+        if (!holdReads || (init?.method ?? 'GET') !== 'GET' || !url.endsWith(`/consultation/${id}`))
+          return response;
+        const body = await response.arrayBuffer();
+        await sleep(800);
+        return new Response(body, { status: response.status, headers: response.headers });
+      };
+      const tab = signedIn('alex', { fetch: slowFetch });
+      await tab.ready();
+      await tab.state.loadHistory();
+      await tab.state.load(id);
+      tab.state.markSeen(id);
+      const unwatch = [tab.watch(), device.watch()];
+      await eventually(
+        'both streams to be open',
+        () => (tab.state.link.live && device.state.link.live) || undefined,
+      );
+      await device.state.addFollowUp(id, 'And the itch?', 'key-seen-race-2');
+      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'A cream helps.' });
+      // The tab reads it (as the answer's event would have it), slowly; meanwhile the device reads and marks it.
+      holdReads = true;
+      tab.state.hint(id, { type: 'questionResolved', status: 'resolved' });
+      await sleep(100);
+      await device.state.load(id, { fresh: true });
+      device.state.markSeen(id);
+      await eventually(
+        'the tab to hold both answers, seen',
+        () => {
+          const record = tab.state.consultation(id);
+          return (record?.questions.length === 2 && record.seenAnswers === 2) || undefined;
+        },
+        5000,
+      );
+      holdReads = false;
+      assert.equal(tab.state.isUnread(id), false, 'read on the other device, so not new here');
+      for (const stop of unwatch) stop();
+    });
   });
 
   describe('when messages arrived', () => {

@@ -223,6 +223,7 @@ for (const setup of SETUPS) {
         type: 'consultationSeen',
         consultationId: id,
         status: 'open',
+        answers: 1,
       });
       assert.equal((await read(last())).seenAnswers, 1);
       const list = await last().call('GET', `/user/${ALEX}/case-history`, { token: alex });

@@ -270,6 +270,7 @@ export function memberRoutes(core: ProxyCore) {
           type: 'consultationSeen',
           consultationId: id,
           status: consultation.status,
+          answers,
         });
         await recordEvent(core, userId, JSON.stringify(message));
       }
