@@ -160,7 +160,15 @@ export function prefetchMarkdownWhenIdle(): void {
   whenIdle(
     () =>
       void preloadMarkdown()
-        .then((render) => whenIdle(() => made || render(WARM_UP)))
+        .then((render) =>
+          whenIdle(() => {
+            try {
+              if (!made) render(WARM_UP);
+            } catch {
+              // Readying only: an answer shown later says what fails, where the member sees it.
+            }
+          }),
+        )
         .catch(() => undefined),
   );
 }

@@ -116,12 +116,12 @@ export function eventRoutes(core: ProxyCore) {
   });
 }
 
-/** What every stream of one proxy shares. */
 /** What `@hono/node-server` gives a route of the request Node took (other runtimes give other bindings). */
 interface NodeBindings {
   incoming?: { httpVersionMajor?: number };
 }
 
+/** What every stream of one proxy shares. */
 interface Shared {
   core: ProxyCore;
   webhooks: boolean;
