@@ -14,12 +14,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.mjs';
+import { freePort } from '../../scripts/free-port.js';
 import { startSandboxServer, type SandboxServer } from '../../src/sandbox/node.js';
 import { DEFAULT_API_KEY } from '../../src/sandbox/sandbox.js';
 import { installPacked, packInto, readmeSection, root, run } from './support/packed-package.js';
@@ -48,17 +48,6 @@ function splitEnvironment(command: string): { env: Record<string, string>; argv:
 /** `next@16.4.6`: a package at the version installed in the repository, so npm finds it in its cache. */
 const sameAsRepository = (name: string) =>
   `${name}@${(JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version}`;
-
-/** A port nothing listens on, for `next start` (whose public URL the proxy must know beforehand). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** Runs `next <args>` in the folder, as its own process group; resolves when `ready` matches its output. */
 function startNext(

@@ -4,7 +4,6 @@
  * exactly as written (`..`, `%2e%2e`, `//` are not normalised away by the test's own client).
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import type { SandboxServerOptions } from '../../../src/sandbox/node.js';
 import type { RequestLogEntry } from '../../../src/sandbox/middleware.js';
 import { demoSignIn } from '../../../src/proxy/demo.js';
@@ -12,6 +11,10 @@ import { startProxyServer, type ProxyServer, type ProxyServerOptions } from '../
 import type { ProxyLogEntry } from '../../../src/proxy/options.js';
 import { mintWidgetToken } from '../../../src/proxy/widget-token.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
+import { freePort } from '../../../scripts/free-port.js';
+
+/** A free loopback port (for a proxy that must know its own URL before it starts). */
+export { freePort };
 
 export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghijklmnopq';
 export const ALLOWED_ORIGIN = 'https://portal.example';
@@ -127,19 +130,6 @@ function toHeaders(incoming: IncomingHttpHeaders): Headers {
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   return headers;
-}
-
-/** A free loopback port (for a proxy that must know its own URL before it starts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
