@@ -37,6 +37,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** For creates: the `Idempotency-Key` to send (default: a fresh random one per call, reused on its retries). */
   idempotencyKey?: string;
+  /**
+   * Sent even if the page is being left (fetch's `keepalive`), for a small write the member would
+   * miss on their next visit, such as a read mark.
+   */
+  keepalive?: boolean;
 }
 
 /**
@@ -151,7 +156,7 @@ export class OperationClient {
     input: RequestInput,
     options: RequestOptions = {},
   ): Promise<unknown> {
-    const { signal } = options;
+    const { signal, keepalive } = options;
     signal?.throwIfAborted();
     const url = this.#transport.url(operation.path, input);
     const idempotencyKey = operation.creates ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
@@ -163,7 +168,12 @@ export class OperationClient {
     for (let retry = 0; ;) {
       const token = await tokens?.get(signal);
       try {
-        return await this.#transport.attempt(operation, url, input.body, { token, idempotencyKey, signal });
+        return await this.#transport.attempt(operation, url, input.body, {
+          token,
+          idempotencyKey,
+          signal,
+          keepalive,
+        });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (!(error instanceof ApiError)) throw error;

@@ -47,6 +47,7 @@ export interface AttemptCredentials {
   token?: string | undefined;
   idempotencyKey?: string | undefined;
   signal?: AbortSignal | undefined;
+  keepalive?: boolean | undefined;
 }
 
 export class Transport {
@@ -75,7 +76,7 @@ export class Transport {
     operation: Operation | ProxyRoute,
     url: string,
     body: unknown,
-    { token, idempotencyKey, signal }: AttemptCredentials,
+    { token, idempotencyKey, signal, keepalive }: AttemptCredentials,
   ): Promise<unknown> {
     signal?.throwIfAborted();
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
@@ -83,7 +84,7 @@ export class Transport {
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
 
-    const init: FetchInit = { method: operation.method, headers };
+    const init: FetchInit = { method: operation.method, headers, keepalive };
     if (body !== undefined) init.body = JSON.stringify(body);
     let response: FetchResponse;
     let text: string;

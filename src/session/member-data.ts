@@ -140,7 +140,8 @@ export class MemberData {
     this.#told.set(id, count);
     this.#options
       .call(async (client, signal) => {
-        await client.markConsultationSeen?.(id, count, { signal });
+        // Sent even if the member leaves the page as the answer shows: their next visit finds it read.
+        await client.markConsultationSeen?.(id, count, { signal, keepalive: true });
       })
       .catch((error: unknown) => {
         // Told again later only when the proxy could not be reached: a refusal would be refused again.

@@ -730,6 +730,33 @@ describe('the member state', () => {
       for (const stop of unwatch) stop();
     });
 
+    it('sends a read mark so that it goes out even if the member leaves the page as the answer shows', async () => {
+      const sent: RequestInit[] = [];
+      const recording: typeof fetch = (input, init) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (init?.method === 'PUT' && url.endsWith('/seen')) sent.push(init);
+        return fetch(input, init);
+      };
+      const tab = signedIn('alex', { fetch: recording });
+      await tab.ready();
+      const created = await tab.state.createConsultation(['Does sunscreen expire?'], 'key-seen-keepalive-1');
+      const id = created.consultationId;
+      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'Yes, after about three years.' });
+      await tab.state.load(id, { fresh: true });
+      tab.state.markSeen(id);
+      await eventually('the mark to be sent', () => sent.length > 0 || undefined);
+      assert.equal(sent.length, 1);
+      assert.equal(sent[0]?.keepalive, true, 'a page being left still sends it');
+      assert.equal(sent[0]?.body, JSON.stringify({ answers: 1 }));
+      // And it arrived: another visit finds the answer read.
+      const visit = signedIn();
+      await visit.ready();
+      await eventually(
+        'the proxy to count it',
+        async () => (await visit.state.load(id, { fresh: true })).seenAnswers === 1 || undefined,
+      );
+    });
+
     /** A consultation of Alex's, answered once, and that answer marked seen by `first`, which is then left. */
     async function answeredAndSeen(key: string) {
       const first = signedIn();
