@@ -23,7 +23,7 @@
  * on a member's event channel that is not a numbered event is dropped rather than sought in the log
  * without end, 125.18 KiB once a stream over HTTP/2 leaves out the `Connection` and
  * `Transfer-Encoding` headers that HTTP/2 forbids, 125.21 KiB once a read mark's event names how many
- * answers are now seen. The budget is held just above that, so no change adds weight unnoticed.
+ * answers are now seen, 125.26 KiB once the client takes `keepalive` for a call. The budget is held just above that, so no change adds weight unnoticed.
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ import { describe, it } from 'node:test';
 import { build, type Metafile } from 'esbuild';
 
 const KiB = 1024;
-const BUDGET = 125.25 * KiB;
+const BUDGET = 125.3 * KiB;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const PARTNER_WORKER = `
