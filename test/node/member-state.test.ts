@@ -644,14 +644,23 @@ describe('the member state', () => {
     });
   });
 
+  /** A consultation Alex asked, then signed out; answered while he was away. Its id. */
+  async function answeredWhileAway(question: string, key: string, answer: string): Promise<string> {
+    const first = signedIn();
+    await first.ready();
+    const { consultationId } = await first.state.createConsultation([question], key);
+    first.signOut();
+    await proxy.sandbox.control(`/consultations/${consultationId}/answer`, { answer });
+    return consultationId;
+  }
+
   describe('unread answers that follow the member', () => {
     it('an answer that came while the member was away is new on the next visit; a read anywhere clears it live', async () => {
-      const first = signedIn();
-      await first.ready();
-      const created = await first.state.createConsultation(['Why do my ears ring?'], 'key-unread-away-1');
-      const id = created.consultationId;
-      first.signOut();
-      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'Often after loud music.' });
+      const id = await answeredWhileAway(
+        'Why do my ears ring?',
+        'key-unread-away-1',
+        'Often after loud music.',
+      );
 
       // The next visit, and another tab beside it: each reads the list for the first time.
       const visit = signedIn();
@@ -690,12 +699,7 @@ describe('the member state', () => {
 
   describe('a read mark heard back', () => {
     it('the tab that marked an answer seen does not read the consultation again for its own mark; the others do, once', async () => {
-      const first = signedIn();
-      await first.ready();
-      const created = await first.state.createConsultation(['Is my rash contagious?'], 'key-seen-echo-1');
-      const id = created.consultationId;
-      first.signOut();
-      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'Not this kind.' });
+      const id = await answeredWhileAway('Is my rash contagious?', 'key-seen-echo-1', 'Not this kind.');
       const reader = signedIn();
       const other = signedIn();
       await Promise.all([reader.ready(), other.ready()]);
