@@ -170,23 +170,40 @@ describe('the script-tag loader', () => {
     await page.close();
   });
 
-  /** The page's round trips (scripts/round-trips.ts) at the first frame its question box takes text. */
-  async function roundTripsToTypeable(path: string): Promise<RoundTrips> {
+  /**
+   * The page's round trips (scripts/round-trips.ts), counted in the page at the first frame where
+   * `condition` (a plain-script expression) holds. The check runs frame by frame from the page's
+   * start, as an init script: a poller of the test driver's starts only after the load event and
+   * a round trip to Node, and on a busy machine it could see files that arrived after that frame
+   * (the thread's chunk, fetched at idle once the box is there).
+   */
+  async function roundTripsWhen(path: string, condition: string, counted: string): Promise<RoundTrips> {
     const page = await browser.newPage();
+    await page.addInitScript(`requestAnimationFrame(function check() {
+      if (${condition}) window.__roundTrips = ${counted};
+      else requestAnimationFrame(check);
+    })`);
     await page.goto(`${portal.url}${path}`);
-    const counted = await page.waitForFunction(
+    const roundTrips = await page.waitForFunction(
+      () => (window as unknown as { __roundTrips?: RoundTrips }).__roundTrips,
+      null,
+      { timeout: 20_000 },
+    );
+    const value = (await roundTrips.jsonValue()) as RoundTrips;
+    await page.close();
+    return value;
+  }
+
+  /** The page's round trips, its own files only, at the first frame its question box takes text. */
+  const roundTripsToTypeable = (path: string) =>
+    roundTripsWhen(
+      path,
       `(() => {
         const box = document.querySelector('consult-form')?.shadowRoot?.querySelector('textarea');
-        if (!box || box.disabled || box.getBoundingClientRect().height === 0) return undefined;
-        return ${ROUND_TRIPS_IN_PAGE};
+        return Boolean(box && !box.disabled && box.getBoundingClientRect().height > 0);
       })()`,
-      null,
-      { polling: 'raf', timeout: 20_000 },
+      ROUND_TRIPS_IN_PAGE,
     );
-    const roundTrips = (await counted.jsonValue()) as RoundTrips;
-    await page.close();
-    return roundTrips;
-  }
 
   it('is typeable after two round trips, the HTML counted (HTML → loader), as with the classic script', async () => {
     const module = await roundTripsToTypeable('/ask');
@@ -271,17 +288,11 @@ describe('the script-tag loader', () => {
   });
 
   it('asks for the list’s chunk beside sign-in, and shows its rows three round trips after the HTML', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${portal.url}/history`);
-    const counted = await page.waitForFunction(
-      `(() => {
-        if (!document.querySelector('case-history')?.shadowRoot?.querySelector('[part~=item]')) return undefined;
-        return ${ROUND_TRIPS_WITH_API_IN_PAGE};
-      })()`,
-      null,
-      { polling: 'raf', timeout: 20_000 },
+    const { files, roundTrips } = await roundTripsWhen(
+      '/history',
+      `Boolean(document.querySelector('case-history')?.shadowRoot?.querySelector('[part~=item]'))`,
+      ROUND_TRIPS_WITH_API_IN_PAGE,
     );
-    const { files, roundTrips } = (await counted.jsonValue()) as RoundTrips;
     const waveOf = (pattern: RegExp) => files.find(({ path }) => pattern.test(path))?.wave;
     assert.deepEqual(
       {
@@ -295,7 +306,6 @@ describe('the script-tag loader', () => {
     );
     // The HTML counted: four in all.
     assert.equal(roundTrips, 4, JSON.stringify(files));
-    await page.close();
   });
 
   it('starts sign-in as the loader arrives, and the member can type while it is still on its way', async () => {
@@ -493,18 +503,11 @@ describe('the script-tag loader', () => {
   });
 
   it('shows a thread’s answer three round trips after the HTML: the loader, sign-in, the read', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${portal.url}/answer`);
-    const counted = await page.waitForFunction(
-      `(() => {
-        const thread = document.querySelector('consult-thread')?.shadowRoot;
-        if (!thread?.textContent?.includes(${JSON.stringify(ANSWER)})) return undefined;
-        return ${ROUND_TRIPS_WITH_API_IN_PAGE};
-      })()`,
-      null,
-      { polling: 'raf', timeout: 20_000 },
+    const roundTrips = await roundTripsWhen(
+      '/answer',
+      `Boolean(document.querySelector('consult-thread')?.shadowRoot?.textContent?.includes(${JSON.stringify(ANSWER)}))`,
+      ROUND_TRIPS_WITH_API_IN_PAGE,
     );
-    const roundTrips = (await counted.jsonValue()) as RoundTrips;
     const paths = roundTrips.files.map((file) => file.path);
     assert.ok(paths.includes('/consult/session'), `sign-in is counted: ${paths.join(', ')}`);
     assert.ok(
@@ -513,6 +516,5 @@ describe('the script-tag loader', () => {
     );
     // The HTML counted: four in all.
     assert.ok(roundTrips.roundTrips <= 4, JSON.stringify(roundTrips.files));
-    await page.close();
   });
 });
