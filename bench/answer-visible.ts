@@ -2,7 +2,11 @@
  * An answer from recorded to on the member's screen, in Chromium: the sandbox records a
  * professional's answer, its webhook reaches the proxy, the member's open stream hears the hint, the
  * page reads the consultation again through the proxy and `<consult-thread>` shows the answer as
- * markdown. Against two bare SSE pages on `node:http`, each the least its way can cost:
+ * markdown. Against three bare SSE pages on `node:http`, each the least its way can cost:
+ * - **chain**: ours built bare, the floor of its design: the record's server sends an unsigned
+ *   webhook to a relay, which reads the record again to learn whose it is, then hints; the page
+ *   reads the record through the relay and shows its text (no signature, token, limit, check,
+ *   projection or markdown);
  * - **hint**: the server writes a hint to its open streams, and the page reads the record and shows
  *   its text (the same way as ours, without a webhook, a proxy or an upstream);
  * - **push**: the server writes the answer itself into the stream, and the page shows it.
@@ -20,7 +24,7 @@
  * `node --import tsx bench/answer-visible.ts [rounds] [first answers]` runs it alone; `npm run
  * bench` runs it with the rest.
  */
-import { createServer, type ServerResponse } from 'node:http';
+import { Agent, createServer, request as httpRequest, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/find-chromium.mjs';
@@ -48,7 +52,7 @@ const THREAD_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 
 /** The bare page: one EventSource, and the answer shown as text, read again (`hint`) or from the event (`push`). */
 const barePage = (
-  way: 'hint' | 'push',
+  way: 'hint' | 'push' | 'chain',
 ) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,"></head>
 <body><main id="answers"></main><script>
 const answers = document.getElementById('answers');
@@ -62,40 +66,113 @@ events.onmessage = ${
 events.onopen = () => console.debug('open');
 </script></body></html>`;
 
-/** The bare server: pages, streams, and `record(id, answer)`, which writes to its streams at once. */
+/** An open event stream of a bare server: its head, a first comment, and the response kept to write to. */
+function openStream(
+  response: ServerResponse,
+  into: Set<ServerResponse>,
+  request: { socket: { once: (event: 'close', run: () => void) => void } },
+) {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+  response.write(': open\n\n');
+  into.add(response);
+  request.socket.once('close', () => into.delete(response));
+}
+
+const sendJson = (response: ServerResponse, body: unknown) => {
+  response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  response.end(JSON.stringify(body));
+};
+
+/**
+ * The bare servers: one that records answers and tells its own pages (`hint`, `push`), and a bare
+ * chain built the way ours is, with nothing else (`chain`): the record's server sends a webhook
+ * (`{ id }`, unsigned) to a relay, which reads the record again to learn whose it is, writes a hint
+ * to its streams and answers; its page reads the record through the relay, which forwards the
+ * read as it is. No signature, token, limit, check or projection; the answer shown as text.
+ */
 async function startBare() {
   const records = new Map<string, { id: string; answer: string }>();
-  const streams = { hint: new Set<ServerResponse>(), push: new Set<ServerResponse>() };
+  const streams = {
+    hint: new Set<ServerResponse>(),
+    push: new Set<ServerResponse>(),
+    chain: new Set<ServerResponse>(),
+  };
+  const listen = async (server: ReturnType<typeof createServer>) => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
   const server = createServer((request, response) => {
     const [, first = '', second = ''] = (request.url ?? '').split('/');
     if ((first === 'hint' || first === 'push') && second === 'events') {
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-      response.write(': open\n\n');
-      streams[first].add(response);
-      request.socket.once('close', () => streams[first].delete(response));
+      openStream(response, streams[first], request);
     } else if (first === 'hint' || first === 'push') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
       response.end(barePage(first));
     } else if (first === 'record') {
-      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      response.end(JSON.stringify(records.get(second) ?? { id: second }));
+      sendJson(response, records.get(second) ?? { id: second });
     } else {
       response.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listen(server);
+  // Keep-alive both ways, as the proxy and the service keep their connections.
+  const agent = new Agent({ keepAlive: true });
+  const call = (target: string, method: 'GET' | 'POST', body?: string) =>
+    new Promise<string>((resolve, reject) => {
+      const outgoing = httpRequest(target, { method, agent }, (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () => resolve(text));
+      });
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  const relay = createServer((request, response) => {
+    const [, first = '', second = ''] = (request.url ?? '').split('/');
+    if (first === 'chain' && second === 'events') {
+      openStream(response, streams.chain, request);
+    } else if (first === 'chain') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+      response.end(barePage('chain'));
+    } else if (first === 'webhook') {
+      let body = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => (body += chunk));
+      request.on('end', async () => {
+        const { id } = JSON.parse(body) as { id: string };
+        await call(`${url}/record/${id}`, 'GET');
+        for (const stream of streams.chain) stream.write(`data: ${JSON.stringify({ id })}\n\n`);
+        response.writeHead(204).end();
+      });
+    } else if (first === 'record') {
+      void call(`${url}/record/${second}`, 'GET').then((text) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        response.end(text);
+      });
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  const relayUrl = await listen(relay);
   return {
-    url: `http://127.0.0.1:${port}`,
-    /** Records an answer and tells the pages of one way only: the other page does nothing meanwhile. */
-    record(id: string, answer: string, way: 'hint' | 'push') {
+    url,
+    relayUrl,
+    /** Records an answer and tells the pages of one way only: the other pages do nothing meanwhile. */
+    record(id: string, answer: string, way: 'hint' | 'push' | 'chain') {
       records.set(id, { id, answer });
+      if (way === 'chain') {
+        void call(`${relayUrl}/webhook`, 'POST', JSON.stringify({ id }));
+        return;
+      }
       const data = JSON.stringify(way === 'hint' ? { id } : { id, answer });
       for (const stream of streams[way]) stream.write(`data: ${data}\n\n`);
     },
     close() {
-      for (const stream of [...streams.hint, ...streams.push]) stream.destroy();
+      for (const stream of [...streams.hint, ...streams.push, ...streams.chain]) stream.destroy();
+      agent.destroy();
       server.close();
+      relay.close();
     },
   };
 }
@@ -149,7 +226,9 @@ async function whenShown(
   return async () => Number((await shown).text().slice('shown '.length)) - offset;
 }
 
-type Name = 'ours' | 'hint' | 'push';
+type Name = 'ours' | 'hint' | 'push' | 'chain';
+const NAMES = ['ours', 'chain', 'hint', 'push'] as const;
+
 type Bare = Awaited<ReturnType<typeof startBare>>;
 type SandboxState = Awaited<ReturnType<typeof startScriptTagPortal>>['sandbox']['sandbox']['state'];
 
@@ -186,8 +265,7 @@ async function openPage(
  * claims long before answering), then answered.
  */
 async function answerOurs(page: Page, offset: number, state: SandboxState, label: string): Promise<Answered> {
-  const asked = state.createConsultation(DEMO_USER_IDS.alex, [`Question ${label}: a rash?`]);
-  const id = asked.consultationId;
+  const id = state.createConsultation(DEMO_USER_IDS.alex, [`Question ${label}: a rash?`]).consultationId;
   await page.evaluate(
     (id) => document.querySelector('consult-thread')?.setAttribute('consultation-id', id),
     id,
@@ -228,7 +306,7 @@ async function answerBare(
   name: Name,
   label: string,
 ): Promise<Answered> {
-  const way = name === 'push' ? 'push' : 'hint';
+  const way = name === 'ours' ? 'hint' : name;
   // Before the clock, as ours reads and shows its thread twice: an answer of its own, shown.
   const before = `before ${name} ${label}`;
   const warm = await whenShown(page, offset, '#answers', `(${before})`);
@@ -274,6 +352,7 @@ export async function answerVisible(rounds = 30, firstAnswers = 8): Promise<void
   });
   const urls: Record<Name, string> = {
     ours: `${portal.url}/thread`,
+    chain: `${bare.relayUrl}/chain`,
     hint: `${bare.url}/hint`,
     push: `${bare.url}/push`,
   };
@@ -282,11 +361,10 @@ export async function answerVisible(rounds = 30, firstAnswers = 8): Promise<void
   try {
     for (const slowdown of SLOWDOWNS) {
       const open = {} as Record<Name, { page: Page; offset: number }>;
-      for (const name of ['ours', 'hint', 'push'] as const)
-        open[name] = await openPage(browser, name, urls[name], slowdown);
-      const answered: Record<Name, Answered[]> = { ours: [], hint: [], push: [] };
+      for (const name of NAMES) open[name] = await openPage(browser, name, urls[name], slowdown);
+      const answered: Record<Name, Answered[]> = { ours: [], hint: [], push: [], chain: [] };
       for (let round = 0; round < WARM_UP_ROUNDS + rounds; round++) {
-        const order = (['ours', 'hint', 'push'] as const).map((_, i, all) => all[(i + round) % 3] ?? 'ours');
+        const order = NAMES.map((_, i, all) => all[(i + round) % all.length] ?? 'ours');
         for (const name of order) {
           const result = await answer(name, open[name], `${slowdown}-${round}`);
           if (round >= WARM_UP_ROUNDS) answered[name].push(result);
@@ -313,12 +391,14 @@ export async function answerVisible(rounds = 30, firstAnswers = 8): Promise<void
       console.log(
         `    the page asks for the consultation after ${of((r) => r.askedAfter)} ms, its read through the proxy takes ${of((r) => r.readMs)} ms, the thread shows it ${of((r) => r.ms - (r.askedAfter ?? 0) - (r.readMs ?? 0))} ms after (medians)`,
       );
+      console.log(line('bare chain: webhook → relay → stream → read → text', ms('chain')));
       console.log(line('bare SSE page, hint then read', ms('hint')));
       console.log(line('bare SSE page, the answer in the event', ms('push')));
+      const ratio = (other: Name) => (median(ms('ours')) / median(ms(other))).toFixed(2);
       console.log(
-        `  ours / bare hint: ${(median(ms('ours')) / median(ms('hint'))).toFixed(2)}×, ours / bare push: ${(
-          median(ms('ours')) / median(ms('push'))
-        ).toFixed(2)}× (medians)`,
+        `  ours / bare chain: ${ratio('chain')}×, ours / bare hint: ${ratio('hint')}×, ours / bare push: ${ratio('push')}× (medians); bare chain / bare hint: ${(
+          median(ms('chain')) / median(ms('hint'))
+        ).toFixed(2)}×`,
       );
       console.log(`  the first answer of a page opened afresh and left idle (${firstAnswers} pages each):`);
       console.log(line('ours', firsts.ours));
