@@ -82,6 +82,37 @@ describe('sessions that end', () => {
     assert.equal((await read(first, fresh)).status, 200, 'signing in again starts a new session');
     assert.equal(await first.server.proxy.endMemberSessions('nobody-we-know'), false);
   });
+
+  it('a stream whose session ends while it is being set up says so and closes, and never says it is ready', async () => {
+    // A store whose subscriptions are confirmed only when the test says (Redis confirms a round trip later).
+    let confirm!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
+    let settingUp!: () => void;
+    const reachedSetup = new Promise<void>((resolve) => (settingUp = resolve));
+    class SlowToConfirm extends MemoryStore {
+      async subscribed(): Promise<void> {
+        settingUp();
+        await confirmed;
+      }
+    }
+    const proxy = await startTestProxy({ store: new SlowToConfirm(), sandbox: first.sandbox });
+    try {
+      const token = await proxy.session('alex');
+      const stream = await openEventStream(`${proxy.url}/events`, token);
+      await reachedSetup;
+      assert.equal((await proxy.call('DELETE', '/session', { token })).status, 204);
+      const ended = await stream.next((item) => item.event === 'session-expired', 2000);
+      assert.match(ended.data ?? '', /ended/);
+      confirm();
+      await waitFor(() => stream.ended(), 'the stream closes');
+      const events = stream.items.filter((item) => item.event !== undefined).map((item) => item.event);
+      assert.deepEqual(events, ['session-expired'], 'nothing after the session ended');
+      stream.close();
+    } finally {
+      confirm();
+      await proxy.close();
+    }
+  });
 });
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {

@@ -191,11 +191,15 @@ class MemberStream implements Ticking {
         core.store.subscribed?.(eventsChannel(userId)),
         core.store.subscribed?.(sessionsChannel(userId)),
       ]);
+      // Ended while it was set up (the session ended, the token ran out, the client left): it
+      // said so, if anything, and says nothing more.
+      if (this.#closed) return finished;
       stream.writeSSE({
         event: 'ready',
         data: JSON.stringify({ expiresAt: new Date(expiresAt).toISOString(), webhooks }),
       });
       const missed = await missedSince(core, userId, replayFrom, generation);
+      if (this.#closed) return finished;
       if (missed.gap) {
         // Too old to replay (or not an id of ours): the elements read everything again, and
         // what came before the reset is not sent.
