@@ -61,19 +61,35 @@ export function newWebhookSecret(): string {
   return `whsec_${toBase64(randomBytes(24))}`;
 }
 
+/** Each secret's key, imported once: a webhook signs every delivery with the same one. */
+const signingKeys = new Map<string, Promise<CryptoKey>>();
+
+function signingKey(secret: string): Promise<CryptoKey> {
+  let key = signingKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      'raw',
+      fromBase64(secret.replace(/^whsec_/, '')),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    // A secret that cannot be imported is tried again next time, not kept.
+    key.catch(() => signingKeys.delete(secret));
+    // A sandbox that rotates its webhooks without end holds a bounded number of keys.
+    if (signingKeys.size >= 64) signingKeys.delete(signingKeys.keys().next().value ?? '');
+    signingKeys.set(secret, key);
+  }
+  return key;
+}
+
 export async function signWebhook(
   secret: string,
   messageId: string,
   timestampSeconds: number,
   body: string,
 ): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    fromBase64(secret.replace(/^whsec_/, '')),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
+  const key = await signingKey(secret);
   const signature = await crypto.subtle.sign(
     'HMAC',
     key,

@@ -191,8 +191,16 @@ describe('webhook delivery', () => {
     await h.unregister(other.webhookId);
   });
 
-  it('a webhook for every event hears claim, resolve, cancel and close', async () => {
+  it('a webhook for every event hears claim, resolve, cancel and close, each signed with a key imported once', async (t) => {
     const webhook = await h.register(`${rx.url}/all`);
+    // Every import of this webhook's secret as a key, counted.
+    const secretBytes = Buffer.from(webhook.secret.replace(/^whsec_/, ''), 'base64');
+    const importKey = t.mock.method(crypto.subtle, 'importKey');
+    const importsOfSecret = () =>
+      importKey.mock.calls.filter(
+        ({ arguments: [format, bytes] }) =>
+          format === 'raw' && Buffer.from(bytes as Uint8Array).equals(secretBytes),
+      ).length;
     const first = await h.consultation();
     await h.act(first.consultationId, 'claim');
     await h.act(first.consultationId, 'answer');
@@ -216,6 +224,7 @@ describe('webhook delivery', () => {
         .sort(),
     );
     assert.equal(new Set(received.map((r) => r.headers['webhook-id'])).size, 4, 'one message id per event');
+    assert.equal(importsOfSecret(), 1, 'four deliveries, one import of their key');
     await h.unregister(webhook.webhookId);
   });
 
