@@ -75,7 +75,10 @@ function signingKey(secret: string): Promise<CryptoKey> {
       ['sign'],
     );
     // A secret that cannot be imported is tried again next time, not kept.
-    key.catch(() => signingKeys.delete(secret));
+    const imported = key;
+    imported.catch(() => {
+      if (signingKeys.get(secret) === imported) signingKeys.delete(secret);
+    });
     // A sandbox that rotates its webhooks without end holds a bounded number of keys.
     if (signingKeys.size >= 64) signingKeys.delete(signingKeys.keys().next().value ?? '');
     signingKeys.set(secret, key);

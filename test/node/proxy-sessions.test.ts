@@ -113,6 +113,41 @@ describe('sessions that end', () => {
       await proxy.close();
     }
   });
+
+  it('a stream whose session ends while it looks up what the member missed sends nothing of it after saying so', async () => {
+    // A store whose count of the member's events answers only when the test says.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let lookingUp!: () => void;
+    const reachedLookUp = new Promise<void>((resolve) => (lookingUp = resolve));
+    class SlowToCount extends MemoryStore {
+      override async get(key: string): Promise<string | undefined> {
+        if (key.includes('event-seq:')) {
+          lookingUp();
+          await answered;
+        }
+        return super.get(key);
+      }
+    }
+    const proxy = await startTestProxy({ store: new SlowToCount(), sandbox: first.sandbox });
+    try {
+      const token = await proxy.session('alex');
+      // An id from no stream of this proxy: the stream would say `reset` once it has looked.
+      const stream = await openEventStream(`${proxy.url}/events`, token, { 'last-event-id': 'gone.7' });
+      await reachedLookUp;
+      await stream.next((item) => item.event === 'ready', 2000);
+      assert.equal((await proxy.call('DELETE', '/session', { token })).status, 204);
+      await stream.next((item) => item.event === 'session-expired', 2000);
+      answer();
+      await waitFor(() => stream.ended(), 'the stream closes');
+      const events = stream.items.filter((item) => item.event !== undefined).map((item) => item.event);
+      assert.deepEqual(events, ['ready', 'session-expired'], 'no reset after the session ended');
+      stream.close();
+    } finally {
+      answer();
+      await proxy.close();
+    }
+  });
 });
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
