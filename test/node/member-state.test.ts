@@ -706,11 +706,7 @@ describe('the member state', () => {
       await Promise.all([reader.state.loadHistory(), other.state.loadHistory()]);
       assert.ok(reader.state.unread.includes(id) && other.state.unread.includes(id));
       // Both tabs show consultations: both streams are open, and both hear the mark.
-      const unwatch = [reader.watch(), other.watch()];
-      await eventually(
-        'both streams to be open',
-        () => (reader.state.link.live && other.state.link.live) || undefined,
-      );
+      const unwatch = await watching(reader, other);
       const since = proxy.mark();
       reader.state.markSeen(id);
       await eventually('the other tab to clear its mark', () => !other.state.unread.includes(id));
@@ -731,7 +727,7 @@ describe('the member state', () => {
         'the closed record',
         () => reader.state.consultation(id)?.status === 'closed' || undefined,
       );
-      for (const stop of unwatch) stop();
+      unwatch();
     });
 
     it('sends a read mark so that it goes out even if the member leaves the page as the answer shows', async () => {
@@ -761,6 +757,22 @@ describe('the member state', () => {
       );
     });
 
+    /** The sessions show consultations, their streams open; answers the way to stop watching. */
+    async function watching(...watchers: SessionManager[]) {
+      const unwatch = watchers.map((session) => session.watch());
+      await eventually(
+        'the streams to be open',
+        () => watchers.every((session) => session.state.link.live) || undefined,
+      );
+      return () => unwatch.forEach((stop) => stop());
+    }
+
+    /** On `device`: a follow-up to `id`, which the professional answers. */
+    async function followUpAnswered(device: SessionManager, id: string, key: string) {
+      await device.state.addFollowUp(id, 'And the itch?', key);
+      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'A cream helps.' });
+    }
+
     /** A consultation of Alex's, answered once, and that answer marked seen by `first`, which is then left. */
     async function answeredAndSeen(key: string) {
       const first = signedIn();
@@ -784,14 +796,9 @@ describe('the member state', () => {
       await tab.ready();
       await tab.state.load(id);
       tab.state.markSeen(id);
-      const unwatch = [tab.watch(), device.watch()];
-      await eventually(
-        'both streams to be open',
-        () => (tab.state.link.live && device.state.link.live) || undefined,
-      );
+      const unwatch = await watching(tab, device);
       // On the other device: a follow-up, answered (this proxy has no webhook: the tab hears neither), read.
-      await device.state.addFollowUp(id, 'And the itch?', 'key-seen-elsewhere-2');
-      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'A cream helps.' });
+      await followUpAnswered(device, id, 'key-seen-elsewhere-2');
       await device.state.load(id, { fresh: true });
       device.state.markSeen(id);
       // The mark, for two answers in the same status as the tab's record of one, brings the follow-up.
@@ -800,7 +807,7 @@ describe('the member state', () => {
         () => tab.state.consultation(id)?.questions.length === 2 || undefined,
       );
       assert.equal(tab.state.isUnread(id), false, 'seen on the other device');
-      for (const stop of unwatch) stop();
+      unwatch();
     });
 
     it('a mark heard while a read of the consultation is on its way is read after it: no answer seen elsewhere shows as new', async () => {
@@ -821,13 +828,8 @@ describe('the member state', () => {
       await tab.state.loadHistory();
       await tab.state.load(id);
       tab.state.markSeen(id);
-      const unwatch = [tab.watch(), device.watch()];
-      await eventually(
-        'both streams to be open',
-        () => (tab.state.link.live && device.state.link.live) || undefined,
-      );
-      await device.state.addFollowUp(id, 'And the itch?', 'key-seen-race-2');
-      await proxy.sandbox.control(`/consultations/${id}/answer`, { answer: 'A cream helps.' });
+      const unwatch = await watching(tab, device);
+      await followUpAnswered(device, id, 'key-seen-race-2');
       // The tab reads it (as the answer's event would have it), slowly; meanwhile the device reads and marks it.
       holdReads = true;
       tab.state.hint(id, { type: 'questionResolved', status: 'resolved' });
@@ -844,7 +846,7 @@ describe('the member state', () => {
       );
       holdReads = false;
       assert.equal(tab.state.isUnread(id), false, 'read on the other device, so not new here');
-      for (const stop of unwatch) stop();
+      unwatch();
     });
   });
 

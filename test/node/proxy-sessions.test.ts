@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MemoryStore } from '../../src/proxy/store.js';
+import { deferred } from './client-fixtures.js';
 import { ALLOWED_ORIGIN, openEventStream, startTestProxy, type TestProxy } from './support/proxy.js';
 
 let first: TestProxy;
@@ -85,69 +86,73 @@ describe('sessions that end', () => {
 
   it('a stream whose session ends while it is being set up says so and closes, and never says it is ready', async () => {
     // A store whose subscriptions are confirmed only when the test says (Redis confirms a round trip later).
-    let confirm!: () => void;
-    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
-    let settingUp!: () => void;
-    const reachedSetup = new Promise<void>((resolve) => (settingUp = resolve));
+    const held = holdUntilLetGo();
     class SlowToConfirm extends MemoryStore {
       async subscribed(): Promise<void> {
-        settingUp();
-        await confirmed;
+        await held.here();
       }
     }
-    const proxy = await startTestProxy({ store: new SlowToConfirm(), sandbox: first.sandbox });
-    try {
-      const token = await proxy.session('alex');
-      const stream = await openEventStream(`${proxy.url}/events`, token);
-      await reachedSetup;
-      assert.equal((await proxy.call('DELETE', '/session', { token })).status, 204);
-      const ended = await stream.next((item) => item.event === 'session-expired', 2000);
-      assert.match(ended.data ?? '', /ended/);
-      confirm();
-      await waitFor(() => stream.ended(), 'the stream closes');
-      const events = stream.items.filter((item) => item.event !== undefined).map((item) => item.event);
-      assert.deepEqual(events, ['session-expired'], 'nothing after the session ended');
-      stream.close();
-    } finally {
-      confirm();
-      await proxy.close();
-    }
+    const { events, ended } = await streamEndedWhileHeld(new SlowToConfirm(), held);
+    assert.match(ended.data ?? '', /ended/);
+    assert.deepEqual(events, ['session-expired'], 'nothing after the session ended');
   });
 
   it('a stream whose session ends while it looks up what the member missed sends nothing of it after saying so', async () => {
     // A store whose count of the member's events answers only when the test says.
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    let lookingUp!: () => void;
-    const reachedLookUp = new Promise<void>((resolve) => (lookingUp = resolve));
+    const held = holdUntilLetGo();
     class SlowToCount extends MemoryStore {
       override async get(key: string): Promise<string | undefined> {
-        if (key.includes('event-seq:')) {
-          lookingUp();
-          await answered;
-        }
+        if (key.includes('event-seq:')) await held.here();
         return super.get(key);
       }
     }
-    const proxy = await startTestProxy({ store: new SlowToCount(), sandbox: first.sandbox });
+    // An id from no stream of this proxy: the stream would say `reset` once it has looked.
+    const { events } = await streamEndedWhileHeld(new SlowToCount(), held, { 'last-event-id': 'gone.7' });
+    assert.deepEqual(events, ['ready', 'session-expired'], 'no reset after the session ended');
+  });
+
+  /** A step of the store held until the test lets it go: `reached` once the stream is held there. */
+  function holdUntilLetGo() {
+    const reached = deferred();
+    const letGo = deferred();
+    return {
+      reached: reached.promise,
+      letGo: letGo.resolve,
+      here: () => {
+        reached.resolve();
+        return letGo.promise;
+      },
+    };
+  }
+
+  /**
+   * Opens alex's event stream on a proxy over `store`, ends the session while the stream is held
+   * at `held`, then lets it go: the events the stream sent, by name, once it has closed.
+   */
+  async function streamEndedWhileHeld(
+    store: MemoryStore,
+    held: ReturnType<typeof holdUntilLetGo>,
+    headers: Record<string, string> = {},
+  ) {
+    const proxy = await startTestProxy({ store, sandbox: first.sandbox });
     try {
       const token = await proxy.session('alex');
-      // An id from no stream of this proxy: the stream would say `reset` once it has looked.
-      const stream = await openEventStream(`${proxy.url}/events`, token, { 'last-event-id': 'gone.7' });
-      await reachedLookUp;
-      await stream.next((item) => item.event === 'ready', 2000);
+      const stream = await openEventStream(`${proxy.url}/events`, token, headers);
+      await held.reached;
       assert.equal((await proxy.call('DELETE', '/session', { token })).status, 204);
-      await stream.next((item) => item.event === 'session-expired', 2000);
-      answer();
+      const ended = await stream.next((item) => item.event === 'session-expired', 2000);
+      held.letGo();
       await waitFor(() => stream.ended(), 'the stream closes');
-      const events = stream.items.filter((item) => item.event !== undefined).map((item) => item.event);
-      assert.deepEqual(events, ['ready', 'session-expired'], 'no reset after the session ended');
       stream.close();
+      return {
+        ended,
+        events: stream.items.filter((item) => item.event !== undefined).map((item) => item.event),
+      };
     } finally {
-      answer();
+      held.letGo();
       await proxy.close();
     }
-  });
+  }
 });
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
